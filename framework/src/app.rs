@@ -1,0 +1,309 @@
+//! The application: controllers' routes in one shared table, served as a
+//! `tower::Service`.
+
+use std::{
+    convert::Infallible,
+    panic::AssertUnwindSafe,
+    sync::Arc,
+    task::{Context, Poll},
+    time::Duration,
+};
+
+use bytes::Bytes;
+use futures_util::FutureExt;
+use http::{StatusCode, header};
+use http_body_util::{BodyExt, LengthLimitError, Limited};
+
+use crate::{
+    body::Response,
+    error::ApiError,
+    request::RequestContext,
+    route::{BoxFuture, Controller, RouteMeta},
+    router::{BuildError, Lookup, Router},
+};
+
+/// Boxed error of a request body.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// The largest request body accepted unless configured: 2 MiB.
+pub const DEFAULT_BODY_LIMIT: usize = 2 * 1024 * 1024;
+
+/// How long a request body may take to arrive unless configured: 30 s.
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
+type EndpointFn = Box<dyn Fn(RequestContext) -> BoxFuture<Response> + Send + Sync>;
+
+struct Endpoint {
+    meta: &'static RouteMeta,
+    reads_body: bool,
+    call: EndpointFn,
+}
+
+/// Collects controllers and settings, then builds an [`App`].
+///
+/// ```
+/// use framework::prelude::*;
+///
+/// struct Ping;
+///
+/// #[controller("ping")]
+/// impl Ping {
+///     #[typed_route::get("")]
+///     async fn ping(&self) -> &'static str { "pong" }
+/// }
+///
+/// let app = App::builder()
+///     .controller(Ping)
+///     .body_limit(64 * 1024)
+///     .build()
+///     .expect("no route conflicts");
+/// ```
+#[must_use]
+pub struct AppBuilder {
+    endpoints: Vec<Endpoint>,
+    body_limit: usize,
+    body_timeout: Duration,
+}
+
+impl AppBuilder {
+    /// Adds a controller; its value is shared by all its handlers.
+    pub fn controller<C: Controller>(mut self, controller: C) -> Self {
+        let shared = Arc::new(controller);
+        for route in C::routes() {
+            let handler = route.handler();
+            let state = Arc::clone(&shared);
+            self.endpoints.push(Endpoint {
+                meta: route.meta(),
+                reads_body: route.meta().reads_body(),
+                call: Box::new(move |cx| handler(Arc::clone(&state), cx)),
+            });
+        }
+        self
+    }
+
+    /// The largest request body accepted, in bytes; larger ones get `413`.
+    pub fn body_limit(mut self, bytes: usize) -> Self {
+        self.body_limit = bytes;
+        self
+    }
+
+    /// How long a request body may take to arrive; slower ones get `408`.
+    pub fn body_timeout(mut self, timeout: Duration) -> Self {
+        self.body_timeout = timeout;
+        self
+    }
+
+    /// Builds the route table, refusing conflicting routes.
+    pub fn build(self) -> Result<App, BuildError> {
+        let router = Router::build(self.endpoints.iter().map(|endpoint| endpoint.meta))?;
+        Ok(App {
+            inner: Arc::new(AppInner {
+                router,
+                endpoints: self.endpoints,
+                body_limit: self.body_limit,
+                body_timeout: self.body_timeout,
+            }),
+        })
+    }
+}
+
+struct AppInner {
+    router: Router,
+    endpoints: Vec<Endpoint>,
+    body_limit: usize,
+    body_timeout: Duration,
+}
+
+/// An application: its route table is built once and shared, so cloning an
+/// `App` is cheap. It is a `tower::Service`, so tower and tower-http layers
+/// wrap it, and [`Server`](crate::Server) serves it.
+///
+/// ```
+/// use framework::prelude::*;
+///
+/// struct Ping;
+///
+/// #[controller("ping")]
+/// impl Ping {
+///     #[typed_route::get("")]
+///     async fn ping(&self) -> &'static str { "pong" }
+/// }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let app = App::builder().controller(Ping).build().unwrap();
+/// let response = app.test_client().get("/ping").send().await;
+/// assert_eq!(response.status(), 200);
+/// assert_eq!(response.json::<String>(), "pong");
+/// # });
+/// ```
+#[derive(Clone)]
+pub struct App {
+    inner: Arc<AppInner>,
+}
+
+impl std::fmt::Debug for App {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("App")
+            .field("routes", &self.routes())
+            .field("body_limit", &self.inner.body_limit)
+            .field("body_timeout", &self.inner.body_timeout)
+            .finish()
+    }
+}
+
+impl App {
+    /// Starts building an app.
+    pub fn builder() -> AppBuilder {
+        AppBuilder {
+            endpoints: Vec::new(),
+            body_limit: DEFAULT_BODY_LIMIT,
+            body_timeout: DEFAULT_BODY_TIMEOUT,
+        }
+    }
+
+    /// The metadata of every route, in the order controllers were added.
+    pub fn routes(&self) -> Vec<&'static RouteMeta> {
+        self.inner.endpoints.iter().map(|endpoint| endpoint.meta).collect()
+    }
+
+    /// Answers one request.
+    pub async fn handle<B>(&self, request: http::Request<B>) -> Response
+    where
+        B: http_body::Body + Send + 'static,
+        B::Data: Send,
+        B::Error: Into<BoxError>,
+    {
+        let (parts, body) = request.into_parts();
+        let (endpoint, path_values) = match self.inner.router.lookup(&parts.method, parts.uri.path()) {
+            Lookup::Found { endpoint, params } => match decode_path_values(&params) {
+                Ok(values) => (&self.inner.endpoints[endpoint], values),
+                Err(err) => return err.into_response(),
+            },
+            Lookup::MethodNotAllowed(allow) => {
+                return ApiError::new(
+                    StatusCode::METHOD_NOT_ALLOWED,
+                    "method_not_allowed",
+                    format!("{} is not allowed on {}", parts.method, parts.uri.path()),
+                )
+                .with_header(header::ALLOW, allow)
+                .into_response();
+            }
+            Lookup::NotFound => {
+                return ApiError::new(
+                    StatusCode::NOT_FOUND,
+                    "not_found",
+                    format!("no route for {} {}", parts.method, parts.uri.path()),
+                )
+                .into_response();
+            }
+        };
+        let body = if endpoint.reads_body {
+            match self.collect_body(&parts, body).await {
+                Ok(body) => body,
+                Err(err) => return err.into_response(),
+            }
+        } else {
+            Bytes::new()
+        };
+        let cx = RequestContext::new(parts, body, path_values);
+        match AssertUnwindSafe((endpoint.call)(cx)).catch_unwind().await {
+            Ok(response) => response,
+            Err(panic) => {
+                let reason = panic
+                    .downcast_ref::<&str>()
+                    .copied()
+                    .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+                    .unwrap_or("a non-string payload");
+                tracing::error!(route = %endpoint.meta.qualified_name(), %reason, "handler panicked");
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal_error",
+                    "the server failed to handle this request",
+                )
+                .into_response()
+            }
+        }
+    }
+
+    /// Reads the whole body within the size limit and the body timeout.
+    async fn collect_body<B>(&self, parts: &http::request::Parts, body: B) -> Result<Bytes, ApiError>
+    where
+        B: http_body::Body,
+        B::Error: Into<BoxError>,
+    {
+        let limit = self.inner.body_limit;
+        let declared = parts
+            .headers
+            .get(header::CONTENT_LENGTH)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.parse::<u64>().ok());
+        if declared.is_some_and(|length| length > limit as u64) {
+            return Err(too_large(limit));
+        }
+        let collected = tokio::time::timeout(self.inner.body_timeout, Limited::new(body, limit).collect()).await;
+        match collected {
+            Ok(Ok(collected)) => Ok(collected.to_bytes()),
+            Ok(Err(err)) if err.is::<LengthLimitError>() => Err(too_large(limit)),
+            Ok(Err(err)) => Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "body_read_failed",
+                format!("body: could not be read: {err}"),
+            )),
+            Err(_elapsed) => Err(ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "request_timeout",
+                format!(
+                    "body: did not arrive within {} ms",
+                    self.inner.body_timeout.as_millis()
+                ),
+            )),
+        }
+    }
+}
+
+fn too_large(limit: usize) -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "payload_too_large",
+        format!("body: larger than the limit of {limit} bytes"),
+    )
+}
+
+/// Percent-decodes the path values, which must be UTF-8.
+fn decode_path_values(params: &matchit::Params<'_, '_>) -> Result<Vec<String>, ApiError> {
+    params
+        .iter()
+        .map(|(name, raw)| {
+            percent_encoding::percent_decode_str(raw)
+                .decode_utf8()
+                .map(std::borrow::Cow::into_owned)
+                .map_err(|_| {
+                    ApiError::new(
+                        StatusCode::BAD_REQUEST,
+                        "invalid_path_parameter",
+                        format!("path parameter `{name}`: not UTF-8 once percent-decoded"),
+                    )
+                })
+        })
+        .collect()
+}
+
+impl<B> tower_service::Service<http::Request<B>> for App
+where
+    B: http_body::Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<BoxError>,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = BoxFuture<Result<Response, Infallible>>;
+
+    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: http::Request<B>) -> Self::Future {
+        let app = self.clone();
+        Box::pin(async move { Ok(app.handle(request).await) })
+    }
+}

@@ -1,0 +1,219 @@
+//! Errors a client can see: RFC 9457 `application/problem+json` bodies with a
+//! status, a stable machine-readable `code` and a human message.
+
+use std::borrow::Cow;
+
+use http::{HeaderName, HeaderValue, StatusCode, header};
+use serde::{Deserialize, Serialize};
+
+use crate::body::{Body, Response};
+
+/// The media type of every error body.
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// One reason an input was refused, in typia's shape.
+///
+/// `path` starts at the input's root: `$input` for the JSON body, `$query`
+/// for the query string, `$headers` for headers and `$path` for path
+/// parameters, e.g. `$input.files[2].url` or `$path.id`.
+///
+/// ```
+/// use framework::ValidationIssue;
+/// let issue = ValidationIssue::new("$path.id", "string & Format<\"uuid\">", "abc");
+/// assert_eq!(issue.path, "$path.id");
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ValidationIssue {
+    /// Where the bad value is.
+    pub path: String,
+    /// What was expected there.
+    pub expected: String,
+    /// The value that was found (`null` when it was missing).
+    pub value: serde_json::Value,
+}
+
+impl ValidationIssue {
+    /// An issue at `path`, expecting `expected`, with the value found.
+    pub fn new(
+        path: impl Into<String>,
+        expected: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        ValidationIssue {
+            path: path.into(),
+            expected: expected.into(),
+            value: value.into(),
+        }
+    }
+}
+
+/// An error answered to the client as `application/problem+json`.
+///
+/// Handlers return `Result<T, ApiError>` (or any error type that converts
+/// into it). The `code` is stable and meant for programs; the message is for
+/// people. Internal detail given to [`ApiError::internal`] is logged, never
+/// sent.
+///
+/// ```
+/// use framework::ApiError;
+/// use http::StatusCode;
+///
+/// let err = ApiError::new(StatusCode::FORBIDDEN, "wrong_password", "the password does not match");
+/// assert_eq!(err.status(), StatusCode::FORBIDDEN);
+/// assert_eq!(err.code(), "wrong_password");
+/// let response = err.into_response();
+/// assert_eq!(response.headers()["content-type"], "application/problem+json");
+/// ```
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("{status} {code}: {message}")]
+pub struct ApiError {
+    status: StatusCode,
+    code: Cow<'static, str>,
+    message: String,
+    errors: Vec<ValidationIssue>,
+    header: Option<(HeaderName, HeaderValue)>,
+}
+
+impl ApiError {
+    /// An error with a status, a stable code and a message for people.
+    pub fn new(status: StatusCode, code: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            code: code.into(),
+            message: message.into(),
+            errors: Vec::new(),
+            header: None,
+        }
+    }
+
+    /// `400 bad_request`.
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "bad_request", message)
+    }
+
+    /// `403 forbidden`.
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, "forbidden", message)
+    }
+
+    /// `404 not_found`.
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, "not_found", message)
+    }
+
+    /// `409 conflict`.
+    pub fn conflict(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::CONFLICT, "conflict", message)
+    }
+
+    /// `503 unavailable`: a dependency (database, disk) is failing; retry later.
+    pub fn unavailable(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", message)
+    }
+
+    /// `500 internal_error`. `detail` is logged with `tracing` and never
+    /// sent to the client, who sees a generic message.
+    pub fn internal(detail: impl std::fmt::Display) -> Self {
+        tracing::error!(%detail, "internal error");
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal_error",
+            "the server failed to handle this request",
+        )
+    }
+
+    /// Adds the issues that made an input invalid.
+    pub fn with_issues(mut self, issues: impl IntoIterator<Item = ValidationIssue>) -> Self {
+        self.errors.extend(issues);
+        self
+    }
+
+    /// Adds a header to the error response (e.g. `Allow` on a 405).
+    pub fn with_header(mut self, name: HeaderName, value: HeaderValue) -> Self {
+        self.header = Some((name, value));
+        self
+    }
+
+    /// The HTTP status.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// The stable, machine-readable code.
+    pub fn code(&self) -> &str {
+        &self.code
+    }
+
+    /// The message for people.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The validation issues, empty unless an input was refused.
+    pub fn issues(&self) -> &[ValidationIssue] {
+        &self.errors
+    }
+
+    /// The `application/problem+json` response.
+    pub fn into_response(self) -> Response {
+        let problem = ProblemRef {
+            kind: "about:blank",
+            title: self.status.canonical_reason().unwrap_or("Error"),
+            status: self.status.as_u16(),
+            code: &self.code,
+            detail: &self.message,
+            errors: &self.errors,
+        };
+        // Serializing strings, numbers and `serde_json::Value`s cannot fail.
+        let body = serde_json::to_vec(&problem).unwrap_or_default();
+        let mut response = http::Response::new(Body::from(body));
+        *response.status_mut() = self.status;
+        response
+            .headers_mut()
+            .insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
+        if let Some((name, value)) = self.header {
+            response.headers_mut().insert(name, value);
+        }
+        response
+    }
+}
+
+#[derive(Serialize)]
+struct ProblemRef<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    title: &'a str,
+    status: u16,
+    code: &'a str,
+    detail: &'a str,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    errors: &'a [ValidationIssue],
+}
+
+/// An `application/problem+json` body as a client reads it.
+///
+/// ```
+/// use framework::Problem;
+/// let problem: Problem = serde_json::from_str(
+///     r#"{"type":"about:blank","title":"Not Found","status":404,"code":"not_found","detail":"no such article"}"#,
+/// ).unwrap();
+/// assert_eq!(problem.code, "not_found");
+/// assert!(problem.errors.is_empty());
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Problem {
+    /// A URI naming the problem type; `about:blank` here.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The status's reason phrase.
+    pub title: String,
+    /// The HTTP status.
+    pub status: u16,
+    /// The stable, machine-readable code.
+    pub code: String,
+    /// The message for people.
+    pub detail: String,
+    /// Validation issues, when an input was refused.
+    #[serde(default)]
+    pub errors: Vec<ValidationIssue>,
+}

@@ -1,0 +1,158 @@
+//! The JSON request body.
+
+use std::ops::{Deref, DerefMut};
+
+use http::{StatusCode, header};
+use serde::de::DeserializeOwned;
+
+use super::{FromRequest, InputKind, InputMeta};
+use crate::{
+    error::{ApiError, ValidationIssue},
+    request::RequestContext,
+};
+
+/// The request body, parsed from JSON as a `T`.
+///
+/// The body must be `application/json` (or `application/*+json`), else the
+/// answer is `415 unsupported_media_type`; JSON that is not a `T` is
+/// `400 invalid_body`. Bodies over the app's limit are refused with `413`
+/// before this runs. JSON is parsed with simd-json.
+///
+/// ```
+/// use framework::prelude::*;
+/// use serde::Deserialize;
+///
+/// #[derive(Deserialize)]
+/// struct Comment { text: String }
+///
+/// struct Comments;
+///
+/// #[controller("comments")]
+/// impl Comments {
+///     #[typed_route::post("")]
+///     async fn create(&self, body: TypedBody<Comment>) -> String {
+///         body.into_inner().text
+///     }
+/// }
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TypedBody<T>(pub T);
+
+impl<T> TypedBody<T> {
+    /// The parsed body.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> Deref for TypedBody<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> DerefMut for TypedBody<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.0
+    }
+}
+
+impl<T: DeserializeOwned> FromRequest for TypedBody<T> {
+    const INPUT: InputMeta = InputMeta {
+        kind: InputKind::Body,
+        reads_body: true,
+    };
+
+    fn from_request(cx: &mut RequestContext) -> Result<Self, ApiError> {
+        check_json_content_type(cx.headers())?;
+        let body = cx.take_body();
+        if body.is_empty() {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "invalid_body",
+                "body: expected a JSON value, got an empty body",
+            ));
+        }
+        // simd-json rewrites its input while parsing; the original bytes stay
+        // intact for the error report.
+        let mut scratch = body.to_vec();
+        match simd_json::serde::from_slice::<T>(&mut scratch) {
+            Ok(value) => Ok(TypedBody(value)),
+            Err(err) => Err(invalid_body(&body, &err.to_string())),
+        }
+    }
+}
+
+fn invalid_body(body: &[u8], reason: &str) -> ApiError {
+    // A value the report can quote: the JSON itself when it is valid JSON of
+    // the wrong shape, nothing otherwise.
+    let value = serde_json::from_slice::<serde_json::Value>(body).unwrap_or(serde_json::Value::Null);
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        "invalid_body",
+        format!("body: {reason}"),
+    )
+    .with_issues([ValidationIssue::new("$input", reason, value)])
+}
+
+/// Refuses a body that is not declared as JSON.
+fn check_json_content_type(headers: &http::HeaderMap) -> Result<(), ApiError> {
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok());
+    let is_json = content_type.is_some_and(|value| {
+        let essence = value.split(';').next().unwrap_or_default().trim();
+        let Some((kind, subtype)) = essence.split_once('/') else {
+            return false;
+        };
+        kind.eq_ignore_ascii_case("application")
+            && (subtype.eq_ignore_ascii_case("json")
+                || subtype.len() > 5 && subtype[subtype.len() - 5..].eq_ignore_ascii_case("+json"))
+    });
+    if is_json {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            format!(
+                "body: expected `application/json`, got {}",
+                content_type.map_or("no content type".to_owned(), |value| format!("`{value}`"))
+            ),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(content_type: &str) -> http::HeaderMap {
+        let mut map = http::HeaderMap::new();
+        map.insert(header::CONTENT_TYPE, content_type.parse().unwrap());
+        map
+    }
+
+    #[test]
+    fn accepts_json_media_types() {
+        for ok in [
+            "application/json",
+            "application/json; charset=utf-8",
+            "Application/JSON",
+            "application/merge-patch+json",
+        ] {
+            assert!(check_json_content_type(&headers(ok)).is_ok(), "{ok}");
+        }
+    }
+
+    #[test]
+    fn refuses_other_media_types() {
+        for bad in ["text/plain", "application/jsonp", "application/+json", "json"] {
+            let err = check_json_content_type(&headers(bad)).unwrap_err();
+            assert_eq!(err.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE, "{bad}");
+        }
+        let err = check_json_content_type(&http::HeaderMap::new()).unwrap_err();
+        assert_eq!(err.message(), "body: expected `application/json`, got no content type");
+    }
+}

@@ -1,0 +1,116 @@
+//! Typed request headers.
+
+use std::ops::{Deref, DerefMut};
+
+use http::StatusCode;
+use serde::de::{DeserializeOwned, IntoDeserializer, value::MapDeserializer};
+
+use super::{FromRequest, InputKind, InputMeta, text::TextValues};
+use crate::{
+    error::{ApiError, ValidationIssue},
+    request::RequestContext,
+};
+
+/// Request headers, read as the fields of a `T`.
+///
+/// Field names are matched against lower-case header names, so name fields
+/// with `#[serde(rename_all = "kebab-case")]` (`x_request_id` reads
+/// `X-Request-Id`). A `Vec` field takes every value of a repeated header;
+/// an `Option` field may be absent. A missing or bad header is
+/// `400 invalid_header`.
+///
+/// ```
+/// use framework::prelude::*;
+/// use serde::Deserialize;
+///
+/// #[derive(Deserialize)]
+/// #[serde(rename_all = "kebab-case")]
+/// struct Tenant { x_tenant_id: u64, x_trace: Option<String> }
+///
+/// struct Billing;
+///
+/// #[controller("billing")]
+/// impl Billing {
+///     #[typed_route::get("")]
+///     async fn tenant(&self, headers: TypedHeaders<Tenant>) -> u64 {
+///         headers.x_tenant_id
+///     }
+/// }
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TypedHeaders<T>(pub T);
+
+impl<T> TypedHeaders<T> {
+    /// The parsed headers.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> Deref for TypedHeaders<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> DerefMut for TypedHeaders<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.0
+    }
+}
+
+impl<T: DeserializeOwned> FromRequest for TypedHeaders<T> {
+    const INPUT: InputMeta = InputMeta {
+        kind: InputKind::Headers,
+        reads_body: false,
+    };
+
+    fn from_request(cx: &mut RequestContext) -> Result<Self, ApiError> {
+        let headers = cx.headers();
+        // Header names come lower-case from `http`; group repeated headers.
+        let mut grouped: Vec<(&str, Vec<&str>)> = Vec::with_capacity(headers.keys_len());
+        for name in headers.keys() {
+            let mut values = Vec::new();
+            for value in headers.get_all(name) {
+                let text = value.to_str().map_err(|_| {
+                    invalid_header(
+                        name.as_str(),
+                        "expected visible ASCII text".to_owned(),
+                        serde_json::Value::Null,
+                    )
+                })?;
+                values.push(text);
+            }
+            grouped.push((name.as_str(), values));
+        }
+        let map = MapDeserializer::new(grouped.iter().map(|(name, values)| {
+            (
+                name.into_deserializer(),
+                TextValues::new(values.as_slice()),
+            )
+        }));
+        T::deserialize(map)
+            .map(TypedHeaders)
+            .map_err(|err: serde::de::value::Error| invalid_header("", err.to_string(), serde_json::Value::Null))
+    }
+}
+
+fn invalid_header(name: &str, reason: String, value: serde_json::Value) -> ApiError {
+    let path = if name.is_empty() {
+        "$headers".to_owned()
+    } else {
+        format!("$headers[{name:?}]")
+    };
+    let subject = if name.is_empty() {
+        "headers".to_owned()
+    } else {
+        format!("header `{name}`")
+    };
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        "invalid_header",
+        format!("{subject}: {reason}"),
+    )
+    .with_issues([ValidationIssue::new(path, reason, value)])
+}

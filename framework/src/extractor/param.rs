@@ -1,0 +1,37 @@
+//! Path parameters: handler arguments marked `#[param]`.
+
+use http::StatusCode;
+use serde::de::DeserializeOwned;
+
+use super::text::TextValues;
+use crate::{
+    error::{ApiError, ValidationIssue},
+    request::RequestContext,
+};
+
+/// Reads the `index`-th path parameter, named `name`, as a `T`: strings,
+/// integers, booleans, `Uuid`s and unit enums (by their serde names) work.
+/// A bad value is a `400 invalid_path_parameter` that names the parameter.
+#[doc(hidden)]
+pub fn path_param<T: DeserializeOwned>(
+    cx: &RequestContext,
+    index: usize,
+    name: &'static str,
+) -> Result<T, ApiError> {
+    let value = cx.path_value(index).ok_or_else(|| {
+        ApiError::internal(format_args!("route has no path value #{index} for `{name}`"))
+    })?;
+    let values = [value];
+    T::deserialize(TextValues::new(&values)).map_err(|err| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_path_parameter",
+            format!("path parameter `{name}`: {err}"),
+        )
+        .with_issues([ValidationIssue::new(
+            format!("$path.{name}"),
+            err.to_string(),
+            value,
+        )])
+    })
+}

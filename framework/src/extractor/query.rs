@@ -1,0 +1,137 @@
+//! The query string.
+
+use std::ops::{Deref, DerefMut};
+
+use http::StatusCode;
+use serde::de::DeserializeOwned;
+
+use super::{FromRequest, InputKind, InputMeta};
+use crate::{
+    error::{ApiError, ValidationIssue},
+    request::RequestContext,
+};
+
+/// The deepest nesting a query string may have (`a[b][c]...`).
+const MAX_QUERY_DEPTH: usize = 8;
+
+/// The query string, parsed as a `T`, nested objects and arrays included:
+/// `?page=2&search[writer]=kim&sort[0]=-created_at&sort[1]=+title`.
+///
+/// Brackets may be percent-encoded (as browsers' `URLSearchParams` does);
+/// `+` means a space. A query that is not a `T` is `400 invalid_query`.
+///
+/// ```
+/// use framework::prelude::*;
+/// use serde::Deserialize;
+///
+/// #[derive(Deserialize)]
+/// struct Search { writer: Option<String>, tags: Option<Vec<String>> }
+///
+/// #[derive(Deserialize)]
+/// struct Listing { page: Option<u32>, search: Option<Search> }
+///
+/// struct Articles;
+///
+/// #[controller("articles")]
+/// impl Articles {
+///     #[typed_route::get("")]
+///     async fn list(&self, query: TypedQuery<Listing>) -> u32 {
+///         query.page.unwrap_or(1)
+///     }
+/// }
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TypedQuery<T>(pub T);
+
+impl<T> TypedQuery<T> {
+    /// The parsed query.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> Deref for TypedQuery<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> DerefMut for TypedQuery<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.0
+    }
+}
+
+impl<T: DeserializeOwned> FromRequest for TypedQuery<T> {
+    const INPUT: InputMeta = InputMeta {
+        kind: InputKind::Query,
+        reads_body: false,
+    };
+
+    fn from_request(cx: &mut RequestContext) -> Result<Self, ApiError> {
+        let query = cx.parts().uri.query().unwrap_or_default();
+        parse_query(query).map(TypedQuery)
+    }
+}
+
+pub(crate) fn parse_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
+    serde_qs::Config::new()
+        .max_depth(MAX_QUERY_DEPTH)
+        .use_form_encoding(true)
+        .deserialize_str(query)
+        .map_err(|err| {
+            let reason = err.to_string();
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "invalid_query",
+                format!("query: {reason}"),
+            )
+            .with_issues([ValidationIssue::new("$query", reason, query)])
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::Deserialize;
+
+    use super::*;
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Search {
+        writer: Option<String>,
+        title: Option<String>,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Listing {
+        page: Option<u32>,
+        search: Option<Search>,
+        sort: Option<Vec<String>>,
+    }
+
+    #[test]
+    fn parses_nested_objects_and_arrays() {
+        let listing: Listing =
+            parse_query("page=2&search[writer]=kim+lee&sort[0]=-created_at&sort[1]=%2Btitle").unwrap();
+        assert_eq!(
+            listing,
+            Listing {
+                page: Some(2),
+                search: Some(Search { writer: Some("kim lee".into()), title: None }),
+                sort: Some(vec!["-created_at".into(), "+title".into()]),
+            }
+        );
+        let encoded: Listing = parse_query("search%5Btitle%5D=hi").unwrap();
+        assert_eq!(encoded.search.unwrap().title.as_deref(), Some("hi"));
+        let empty: Listing = parse_query("").unwrap();
+        assert_eq!(empty.page, None);
+    }
+
+    #[test]
+    fn refuses_a_wrong_type() {
+        let err = parse_query::<Listing>("page=first").unwrap_err();
+        assert_eq!(err.status(), StatusCode::BAD_REQUEST);
+        assert_eq!(err.code(), "invalid_query");
+    }
+}

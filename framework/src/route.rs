@@ -1,0 +1,210 @@
+//! Route metadata: the single description of a typed route that the router,
+//! the extractors, the OpenAPI document and the SDK generator all read.
+
+use std::{fmt, future::Future, pin::Pin, sync::Arc};
+
+use crate::{body::Response, extractor::InputMeta, request::RequestContext};
+
+/// The HTTP method of a typed route.
+///
+/// ```
+/// use framework::HttpMethod;
+/// assert_eq!(HttpMethod::Put.as_str(), "PUT");
+/// assert_eq!(HttpMethod::from_http(&http::Method::PATCH), Some(HttpMethod::Patch));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum HttpMethod {
+    /// `GET`
+    Get,
+    /// `POST`
+    Post,
+    /// `PUT`
+    Put,
+    /// `PATCH`
+    Patch,
+    /// `DELETE`
+    Delete,
+}
+
+impl HttpMethod {
+    /// Every method a typed route can have, in a stable order.
+    pub const ALL: [HttpMethod; 5] = [
+        HttpMethod::Get,
+        HttpMethod::Post,
+        HttpMethod::Put,
+        HttpMethod::Patch,
+        HttpMethod::Delete,
+    ];
+
+    /// The upper-case name, as on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            HttpMethod::Get => "GET",
+            HttpMethod::Post => "POST",
+            HttpMethod::Put => "PUT",
+            HttpMethod::Patch => "PATCH",
+            HttpMethod::Delete => "DELETE",
+        }
+    }
+
+    /// The method of an incoming request, if a typed route can have it.
+    /// `HEAD` is answered by the `GET` route of the same path.
+    pub fn from_http(method: &http::Method) -> Option<Self> {
+        Some(match *method {
+            http::Method::GET | http::Method::HEAD => HttpMethod::Get,
+            http::Method::POST => HttpMethod::Post,
+            http::Method::PUT => HttpMethod::Put,
+            http::Method::PATCH => HttpMethod::Patch,
+            http::Method::DELETE => HttpMethod::Delete,
+            _ => return None,
+        })
+    }
+
+    pub(crate) const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for HttpMethod {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A path parameter of a route, in the order it appears in the path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PathParamMeta {
+    /// The name written after `:` in the path.
+    pub name: &'static str,
+}
+
+/// Everything known about one typed route, produced by `#[controller]` at
+/// compile time and never written by hand.
+///
+/// ```
+/// use framework::prelude::*;
+///
+/// struct Greeter;
+///
+/// #[controller("greetings")]
+/// impl Greeter {
+///     /// Say hello.
+///     ///
+///     /// Answers with the name it was given.
+///     #[typed_route::get(":name")]
+///     async fn hello(&self, #[param] name: String) -> String {
+///         format!("hello {name}")
+///     }
+/// }
+///
+/// let routes = <Greeter as Controller>::routes();
+/// let meta = routes[0].meta();
+/// assert_eq!(meta.path, "/greetings/:name");
+/// assert_eq!(meta.router_path, "/greetings/{name}");
+/// assert_eq!(meta.method, HttpMethod::Get);
+/// assert_eq!(meta.summary, "Say hello.");
+/// assert_eq!(meta.description, "Answers with the name it was given.");
+/// ```
+#[derive(Debug)]
+pub struct RouteMeta {
+    /// The controller's type name, e.g. `BbsArticlesController`.
+    pub controller: &'static str,
+    /// The handler's name; the SDKs name their functions after it.
+    pub handler: &'static str,
+    /// The HTTP method.
+    pub method: HttpMethod,
+    /// The path as written, nestia style: `/bbs/articles/:section/:id`.
+    pub path: &'static str,
+    /// The same path in the router's syntax: `/bbs/articles/{section}/{id}`.
+    pub router_path: &'static str,
+    /// The path parameters, in path order.
+    pub path_params: &'static [PathParamMeta],
+    /// What the handler's other arguments read from the request.
+    pub inputs: &'static [InputMeta],
+    /// The status of a successful answer (201 for `post`, 204 without a body).
+    pub status: u16,
+    /// Whether a successful answer has a JSON body.
+    pub has_response_body: bool,
+    /// First paragraph of the handler's doc comment.
+    pub summary: &'static str,
+    /// The rest of the handler's doc comment.
+    pub description: &'static str,
+}
+
+impl RouteMeta {
+    /// Whether any input of this route reads the request body.
+    pub fn reads_body(&self) -> bool {
+        self.inputs.iter().any(|input| input.reads_body)
+    }
+
+    /// `Controller::handler`, the name used in logs and conflict reports.
+    pub fn qualified_name(&self) -> String {
+        format!("{}::{}", self.controller, self.handler)
+    }
+}
+
+/// A boxed, sendable future, as handlers return it. Named by generated code.
+pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
+
+/// The function `#[controller]` generates for each route.
+pub(crate) type HandlerFn<C> = fn(Arc<C>, RequestContext) -> BoxFuture<Response>;
+
+/// One route of a controller: its metadata and the function that serves it.
+///
+/// Built by the code `#[controller]` generates; users read it through
+/// [`Controller::routes`] and [`Route::meta`].
+pub struct Route<C> {
+    meta: &'static RouteMeta,
+    handler: HandlerFn<C>,
+}
+
+impl<C> Route<C> {
+    #[doc(hidden)]
+    pub fn new(meta: &'static RouteMeta, handler: HandlerFn<C>) -> Self {
+        Route { meta, handler }
+    }
+
+    /// The route's metadata.
+    pub fn meta(&self) -> &'static RouteMeta {
+        self.meta
+    }
+
+    pub(crate) fn handler(&self) -> HandlerFn<C> {
+        self.handler
+    }
+}
+
+impl<C> fmt::Debug for Route<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Route").field("meta", self.meta).finish()
+    }
+}
+
+/// A type whose `impl` block is marked `#[controller("base/path")]`.
+///
+/// The controller value is the handlers' shared state (a database pool, a
+/// client, configuration), as NestJS injects dependencies into controllers:
+/// handlers take `&self`. Never implement this by hand; the macro does.
+///
+/// ```
+/// use framework::prelude::*;
+///
+/// struct Health { version: &'static str }
+///
+/// #[controller("health")]
+/// impl Health {
+///     #[typed_route::get("")]
+///     async fn version(&self) -> String { self.version.to_owned() }
+/// }
+///
+/// let app = App::builder().controller(Health { version: "1.0" }).build().unwrap();
+/// assert_eq!(app.routes().len(), 1);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a controller",
+    label = "mark its `impl` block with `#[controller(\"base/path\")]`"
+)]
+pub trait Controller: Send + Sync + Sized + 'static {
+    /// The routes of this controller, one per `#[typed_route::*]` method.
+    fn routes() -> Vec<Route<Self>>;
+}

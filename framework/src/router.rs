@@ -1,0 +1,174 @@
+//! The route table: one matchit tree per method, built once at startup.
+
+use std::collections::HashMap;
+
+use http::HeaderValue;
+
+use crate::route::{HttpMethod, RouteMeta};
+
+/// Why an app could not be built.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// Two routes would answer the same requests.
+    #[error("route conflict: {route} conflicts with {existing}")]
+    RouteConflict {
+        /// The route being added: `PUT /a/:id (Controller::handler)`.
+        route: String,
+        /// The route already there.
+        existing: String,
+    },
+    /// A route's path cannot be routed.
+    #[error("invalid route {route}: {reason}")]
+    InvalidPath {
+        /// The route: `PUT /a/:id (Controller::handler)`.
+        route: String,
+        /// What the router said about it.
+        reason: String,
+    },
+}
+
+/// The outcome of looking a request up.
+pub(crate) enum Lookup<'r, 'p> {
+    /// A route answers it; `params` holds the raw path values in path order.
+    Found {
+        endpoint: usize,
+        params: matchit::Params<'r, 'p>,
+    },
+    /// The path exists under other methods, listed for the `Allow` header.
+    MethodNotAllowed(HeaderValue),
+    /// No route has this path.
+    NotFound,
+}
+
+/// Routes requests to endpoints by method and path.
+pub(crate) struct Router {
+    trees: [matchit::Router<usize>; HttpMethod::ALL.len()],
+}
+
+fn describe(meta: &RouteMeta) -> String {
+    format!("{} {} ({})", meta.method, meta.path, meta.qualified_name())
+}
+
+impl Router {
+    /// Builds the table; `routes` are numbered in the order given.
+    pub(crate) fn build<'a>(
+        routes: impl IntoIterator<Item = &'a RouteMeta>,
+    ) -> Result<Router, BuildError> {
+        let mut trees: [matchit::Router<usize>; HttpMethod::ALL.len()] =
+            std::array::from_fn(|_| matchit::Router::new());
+        let mut by_pattern: HashMap<(HttpMethod, &str), &RouteMeta> = HashMap::new();
+        for (endpoint, meta) in routes.into_iter().enumerate() {
+            let tree = &mut trees[meta.method.index()];
+            if let Err(err) = tree.insert(meta.router_path, endpoint) {
+                return Err(match err {
+                    matchit::InsertError::Conflict { with } => BuildError::RouteConflict {
+                        route: describe(meta),
+                        existing: by_pattern
+                            .get(&(meta.method, with.as_str()))
+                            .map_or_else(|| format!("{} {with}", meta.method), |other| describe(other)),
+                    },
+                    other => BuildError::InvalidPath {
+                        route: describe(meta),
+                        reason: other.to_string(),
+                    },
+                });
+            }
+            by_pattern.insert((meta.method, meta.router_path), meta);
+        }
+        Ok(Router { trees })
+    }
+
+    /// Finds the endpoint for `method` and `path`.
+    pub(crate) fn lookup<'r, 'p>(&'r self, method: &http::Method, path: &'p str) -> Lookup<'r, 'p> {
+        if let Some(method) = HttpMethod::from_http(method) {
+            if let Ok(found) = self.trees[method.index()].at(path) {
+                return Lookup::Found {
+                    endpoint: *found.value,
+                    params: found.params,
+                };
+            }
+        }
+        let mut allowed: Vec<&str> = Vec::new();
+        for candidate in HttpMethod::ALL {
+            if self.trees[candidate.index()].at(path).is_ok() {
+                allowed.push(candidate.as_str());
+                if candidate == HttpMethod::Get {
+                    allowed.push("HEAD");
+                }
+            }
+        }
+        if allowed.is_empty() {
+            Lookup::NotFound
+        } else {
+            // Method names are ASCII tokens, always a valid header value.
+            HeaderValue::from_str(&allowed.join(", "))
+                .map_or(Lookup::NotFound, Lookup::MethodNotAllowed)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const fn meta(method: HttpMethod, path: &'static str, router_path: &'static str, handler: &'static str) -> RouteMeta {
+        RouteMeta {
+            controller: "Test",
+            handler,
+            method,
+            path,
+            router_path,
+            path_params: &[],
+            inputs: &[],
+            status: 200,
+            has_response_body: true,
+            summary: "",
+            description: "",
+        }
+    }
+
+    static AT: RouteMeta = meta(HttpMethod::Get, "/a/:id", "/a/{id}", "at");
+    static PUT: RouteMeta = meta(HttpMethod::Put, "/a/:id", "/a/{id}", "update");
+    static OTHER: RouteMeta = meta(HttpMethod::Put, "/a/:key", "/a/{key}", "other");
+    static STATIC: RouteMeta = meta(HttpMethod::Get, "/a/new", "/a/new", "fresh");
+
+    #[test]
+    fn routes_by_method_and_path() {
+        let router = Router::build([&AT, &PUT, &STATIC]).unwrap();
+        let Lookup::Found { endpoint, params } = router.lookup(&http::Method::PUT, "/a/7") else {
+            panic!("PUT /a/7 not found");
+        };
+        assert_eq!(endpoint, 1);
+        assert_eq!(params.get("id"), Some("7"));
+        assert!(matches!(router.lookup(&http::Method::GET, "/a/new"), Lookup::Found { endpoint: 2, .. }));
+        assert!(matches!(router.lookup(&http::Method::HEAD, "/a/1"), Lookup::Found { endpoint: 0, .. }));
+        assert!(matches!(router.lookup(&http::Method::GET, "/b"), Lookup::NotFound));
+    }
+
+    #[test]
+    fn lists_allowed_methods() {
+        let router = Router::build([&AT, &PUT]).unwrap();
+        let Lookup::MethodNotAllowed(allow) = router.lookup(&http::Method::DELETE, "/a/1") else {
+            panic!("expected 405");
+        };
+        assert_eq!(allow, "GET, HEAD, PUT");
+        assert!(matches!(router.lookup(&http::Method::OPTIONS, "/a/1"), Lookup::MethodNotAllowed(_)));
+    }
+
+    #[test]
+    fn names_both_routes_of_a_conflict() {
+        let err = Router::build([&PUT, &OTHER]).err().unwrap();
+        assert_eq!(
+            err,
+            BuildError::RouteConflict {
+                route: "PUT /a/:key (Test::other)".into(),
+                existing: "PUT /a/:id (Test::update)".into(),
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "route conflict: PUT /a/:key (Test::other) conflicts with PUT /a/:id (Test::update)"
+        );
+    }
+}

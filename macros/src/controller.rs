@@ -1,0 +1,121 @@
+//! `#[controller("base/path")]` on an `impl` block.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::{ImplItem, ItemImpl, LitStr, Type};
+
+use crate::{handler, path, route_attr};
+
+pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let base: LitStr = match syn::parse2(attr.clone()) {
+        Ok(base) => base,
+        Err(_) => {
+            let message = "write the controller's base path as a string: `#[controller(\"bbs/articles/:section\")]`, or `#[controller(\"\")]` for the root";
+            let error = if attr.is_empty() {
+                syn::Error::new(proc_macro2::Span::call_site(), message)
+            } else {
+                syn::Error::new_spanned(attr, message)
+            }
+            .to_compile_error();
+            return quote! { #error #item };
+        }
+    };
+    let mut imp: ItemImpl = match syn::parse2(item.clone()) {
+        Ok(imp) => imp,
+        Err(_) => {
+            let error = syn::Error::new(
+                proc_macro2::Span::call_site(),
+                "`#[controller]` goes on an `impl` block: `#[controller(\"articles\")] impl ArticlesController { .. }`",
+            )
+            .to_compile_error();
+            return quote! { #error #item };
+        }
+    };
+
+    let mut errors = Vec::new();
+    if let Some((_, trait_path, _)) = &imp.trait_ {
+        errors.push(syn::Error::new_spanned(
+            trait_path,
+            "`#[controller]` goes on the type's own `impl` block, not on a trait impl",
+        ));
+    }
+    if !imp.generics.params.is_empty() {
+        errors.push(syn::Error::new_spanned(
+            &imp.generics,
+            "generic controllers are not supported; make a concrete controller type that holds the generic part",
+        ));
+    }
+    let controller = match &*imp.self_ty {
+        Type::Path(path) => path.path.segments.last().map(|segment| segment.ident.to_string()),
+        _ => None,
+    };
+    let Some(controller) = controller else {
+        let error = syn::Error::new_spanned(&imp.self_ty, "a controller is a named struct or enum type").to_compile_error();
+        return quote! { #error #imp };
+    };
+    if let Err(message) = path::join(&base.value(), "") {
+        errors.push(path::error(base.span(), message));
+    }
+
+    let mut routes = Vec::new();
+    for item in &mut imp.items {
+        let ImplItem::Fn(method) = item else { continue };
+        let mut route_attrs = Vec::new();
+        method.attrs.retain(|attr| match route_attr::route_method(attr) {
+            Some(kind) => {
+                route_attrs.push((attr.clone(), kind));
+                false
+            }
+            None => true,
+        });
+        let param_names = match handler::take_param_attrs(method) {
+            Ok(names) => names,
+            Err(err) => {
+                errors.push(err);
+                continue;
+            }
+        };
+        let (attr, kind) = match route_attrs.as_slice() {
+            [] => {
+                if param_names.iter().any(Option::is_some) {
+                    errors.push(syn::Error::new_spanned(
+                        &method.sig.ident,
+                        "`#[param]` is only for route handlers; add a `#[typed_route::get(\"..\")]` (or post, put, patch, delete) attribute",
+                    ));
+                }
+                continue;
+            }
+            [(attr, kind)] => (attr, *kind),
+            [_, (second, _), ..] => {
+                errors.push(syn::Error::new_spanned(
+                    second,
+                    "a handler has one route; write a second method for the second route",
+                ));
+                continue;
+            }
+        };
+        let route = match route_attr::RouteAttr::parse(attr, kind) {
+            Ok(route) => route,
+            Err(err) => {
+                errors.push(err);
+                continue;
+            }
+        };
+        match handler::expand(method, param_names, &route, &base, &controller) {
+            Ok(tokens) => routes.push(tokens),
+            Err(err) => errors.push(err),
+        }
+    }
+
+    let errors = errors.iter().map(syn::Error::to_compile_error);
+    let self_ty = &imp.self_ty;
+    quote! {
+        #imp
+        #(#errors)*
+        impl ::framework::Controller for #self_ty {
+            fn routes() -> ::framework::__private::Vec<::framework::__private::Route<Self>> {
+                ::std::vec![#(#routes),*]
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+//! Procedural macros of `framework`. Use them through `framework::prelude`:
+//! `#[controller("base/path")]` on an `impl` block, and
+//! `#[typed_route::get(":id")]` (or `post`, `put`, `patch`, `delete`) on its
+//! handler methods. The generated code calls into `framework::__private`.
+
+use proc_macro::TokenStream;
+
+mod controller;
+mod docs;
+mod handler;
+mod path;
+mod route_attr;
+
+/// Marks an `impl` block as a controller: `#[controller("bbs/articles/:section")]`.
+///
+/// Every method with a `#[typed_route::*]` attribute becomes a route under
+/// the base path; other methods are left alone. See `framework`'s docs.
+#[proc_macro_attribute]
+pub fn controller(attr: TokenStream, item: TokenStream) -> TokenStream {
+    controller::expand(attr.into(), item.into()).into()
+}
+
+macro_rules! route_attribute {
+    ($($name:ident),*) => {$(
+        #[doc = concat!(
+            "`#[typed_route::", stringify!($name), "(\"path\")]`: a `", stringify!($name),
+            "` route, on a method inside a `#[controller]` block."
+        )]
+        #[proc_macro_attribute]
+        pub fn $name(_attr: TokenStream, item: TokenStream) -> TokenStream {
+            route_attr::outside_controller(stringify!($name), item.into()).into()
+        }
+    )*};
+}
+
+route_attribute!(get, post, put, patch, delete);
