@@ -1,0 +1,157 @@
+//! `/bbs/articles/:section`: the articles of a section.
+
+use framework::{ValidationIssue, prelude::*};
+use http::StatusCode;
+use uuid::Uuid;
+
+use crate::{
+    dto::{
+        ArticleCreate, ArticleErase, ArticleIndexRequest, ArticleSnapshot, ArticleSummary, ArticleUpdate,
+        BbsArticle, Page,
+    },
+    password,
+    store::{ArticleStore, StoreError},
+};
+
+/// Articles per page unless asked.
+const DEFAULT_LIMIT: u32 = 100;
+/// The most articles a page may hold.
+const MAX_LIMIT: u32 = 1000;
+
+/// The articles of the bulletin board, by section.
+pub struct BbsArticlesController {
+    store: ArticleStore,
+}
+
+impl BbsArticlesController {
+    /// A controller over `store`.
+    pub fn new(store: ArticleStore) -> Self {
+        BbsArticlesController { store }
+    }
+
+    /// Refuses the request unless `password` matches the article's.
+    async fn check_password(&self, section: &str, id: Uuid, password: String) -> Result<(), ApiError> {
+        let hash = self
+            .store
+            .password_hash(section, id)
+            .await?
+            .ok_or_else(|| article_not_found(section, id))?;
+        if password::verify(password, hash).await? {
+            Ok(())
+        } else {
+            Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "wrong_password",
+                "the password does not match the article's",
+            ))
+        }
+    }
+}
+
+fn article_not_found(section: &str, id: Uuid) -> ApiError {
+    ApiError::not_found(format!("no article {id} in section `{section}`"))
+}
+
+impl From<StoreError> for ApiError {
+    fn from(err: StoreError) -> Self {
+        if err.is_transient() {
+            tracing::warn!(%err, "store unavailable");
+            ApiError::unavailable("the article store is unavailable; retry later")
+        } else {
+            ApiError::internal(err)
+        }
+    }
+}
+
+#[controller("bbs/articles/:section")]
+impl BbsArticlesController {
+    /// List a section's articles, a page at a time.
+    ///
+    /// Filters match part of the writer, title or body, ignoring ASCII case;
+    /// sort keys are applied in order, newest first by default.
+    #[typed_route::patch("")]
+    async fn index(
+        &self,
+        #[param] section: String,
+        input: TypedBody<ArticleIndexRequest>,
+    ) -> Result<Page<ArticleSummary>, ApiError> {
+        let request = input.into_inner();
+        let page = request.page.unwrap_or(1);
+        let limit = request.limit.unwrap_or(DEFAULT_LIMIT);
+        let mut issues = Vec::new();
+        if page == 0 {
+            issues.push(ValidationIssue::new("$input.page", "uint32 & Minimum<1>", page));
+        }
+        if !(1..=MAX_LIMIT).contains(&limit) {
+            issues.push(ValidationIssue::new(
+                "$input.limit",
+                format!("uint32 & Minimum<1> & Maximum<{MAX_LIMIT}>"),
+                limit,
+            ));
+        }
+        if !issues.is_empty() {
+            return Err(ApiError::new(StatusCode::BAD_REQUEST, "invalid_body", "body: invalid page or limit")
+                .with_issues(issues));
+        }
+        Ok(self.store.index(&section, &request, page, limit).await?)
+    }
+
+    /// Read an article with its whole history.
+    #[typed_route::get(":id")]
+    async fn at(&self, #[param] section: String, #[param] id: Uuid) -> Result<BbsArticle, ApiError> {
+        self.store
+            .find(&section, id)
+            .await?
+            .ok_or_else(|| article_not_found(&section, id))
+    }
+
+    /// Post a new article.
+    ///
+    /// The password is stored hashed and is needed to update or erase it.
+    #[typed_route::post("")]
+    async fn create(
+        &self,
+        #[param] section: String,
+        input: TypedBody<ArticleCreate>,
+    ) -> Result<BbsArticle, ApiError> {
+        let mut input = input.into_inner();
+        let hash = password::hash(std::mem::take(&mut input.password)).await?;
+        Ok(self.store.create(&section, input, hash).await?)
+    }
+
+    /// Update an article; needs the writer's password.
+    ///
+    /// History is never rewritten: the new content is appended as a snapshot.
+    #[typed_route::put(":id")]
+    async fn update(
+        &self,
+        #[param] section: String,
+        #[param] id: Uuid,
+        input: TypedBody<ArticleUpdate>,
+    ) -> Result<ArticleSnapshot, ApiError> {
+        let mut input = input.into_inner();
+        self.check_password(&section, id, std::mem::take(&mut input.password))
+            .await?;
+        self.store
+            .append_snapshot(&section, id, input)
+            .await?
+            .ok_or_else(|| article_not_found(&section, id))
+    }
+
+    /// Erase an article and its history; needs the writer's password.
+    #[typed_route::delete(":id")]
+    async fn erase(
+        &self,
+        #[param] section: String,
+        #[param] id: Uuid,
+        input: TypedBody<ArticleErase>,
+    ) -> Result<(), ApiError> {
+        self.check_password(&section, id, input.into_inner().password)
+            .await?;
+        if self.store.erase(&section, id).await? {
+            Ok(())
+        } else {
+            Err(article_not_found(&section, id))
+        }
+    }
+}

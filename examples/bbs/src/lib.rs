@@ -1,0 +1,78 @@
+//! The BBS articles app: the framework's reference example, modeled on
+//! nestia's BBS example. Articles live in sections; an update appends a
+//! snapshot, so history is never rewritten.
+
+pub mod controller;
+pub mod dto;
+pub mod password;
+pub mod store;
+
+use std::net::SocketAddr;
+
+use framework::{App, BuildError, Server};
+
+pub use controller::BbsArticlesController;
+pub use store::{ArticleStore, StoreError};
+
+/// The database used when `DATABASE_URL` is not set: a file in the working
+/// directory.
+pub const DEFAULT_DATABASE_URL: &str = "sqlite://bbs.db";
+
+/// The app over a store.
+pub fn app(store: ArticleStore) -> Result<App, BuildError> {
+    App::builder().controller(BbsArticlesController::new(store)).build()
+}
+
+/// Where the server listens and what it stores into, from the environment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// `HOST`, default `127.0.0.1`.
+    pub host: String,
+    /// `PORT`, default `3000` (`0` picks a free port).
+    pub port: u16,
+    /// `DATABASE_URL`, default [`DEFAULT_DATABASE_URL`].
+    pub database_url: String,
+}
+
+impl Config {
+    /// Reads `HOST`, `PORT` and `DATABASE_URL`.
+    pub fn from_env() -> Result<Config, String> {
+        let port = match std::env::var("PORT") {
+            Ok(port) => port
+                .parse()
+                .map_err(|_| format!("PORT must be a port number, got {port:?}"))?,
+            Err(_) => 3000,
+        };
+        Ok(Config {
+            host: std::env::var("HOST").unwrap_or_else(|_| "127.0.0.1".to_owned()),
+            port,
+            database_url: std::env::var("DATABASE_URL").unwrap_or_else(|_| DEFAULT_DATABASE_URL.to_owned()),
+        })
+    }
+}
+
+/// Why the server could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The database could not be opened.
+    #[error("{0}")]
+    Store(#[from] StoreError),
+    /// The routes conflict.
+    #[error("{0}")]
+    Build(#[from] BuildError),
+    /// The address could not be bound or served.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Opens the store, binds, calls `on_bound` with the address, and serves
+/// until SIGINT or SIGTERM.
+pub async fn run(config: Config, on_bound: impl FnOnce(SocketAddr)) -> Result<(), RunError> {
+    let store = ArticleStore::open(&config.database_url).await?;
+    let app = app(store.clone())?;
+    let server = Server::bind((config.host.as_str(), config.port)).await?;
+    on_bound(server.local_addr()?);
+    server.serve(app).await?;
+    store.close().await;
+    Ok(())
+}
