@@ -163,7 +163,11 @@ impl App {
 
     /// The metadata of every route, in the order controllers were added.
     pub fn routes(&self) -> Vec<&'static RouteMeta> {
-        self.inner.endpoints.iter().map(|endpoint| endpoint.meta).collect()
+        self.inner
+            .endpoints
+            .iter()
+            .map(|endpoint| endpoint.meta)
+            .collect()
     }
 
     /// Answers one request.
@@ -174,29 +178,30 @@ impl App {
         B::Error: Into<BoxError>,
     {
         let (parts, body) = request.into_parts();
-        let (endpoint, path_values) = match self.inner.router.lookup(&parts.method, parts.uri.path()) {
-            Lookup::Found { endpoint, params } => match decode_path_values(&params) {
-                Ok(values) => (&self.inner.endpoints[endpoint], values),
-                Err(err) => return err.into_response(),
-            },
-            Lookup::MethodNotAllowed(allow) => {
-                return ApiError::new(
-                    StatusCode::METHOD_NOT_ALLOWED,
-                    "method_not_allowed",
-                    format!("{} is not allowed on {}", parts.method, parts.uri.path()),
-                )
-                .with_header(header::ALLOW, allow)
-                .into_response();
-            }
-            Lookup::NotFound => {
-                return ApiError::new(
-                    StatusCode::NOT_FOUND,
-                    "not_found",
-                    format!("no route for {} {}", parts.method, parts.uri.path()),
-                )
-                .into_response();
-            }
-        };
+        let (endpoint, path_values) =
+            match self.inner.router.lookup(&parts.method, parts.uri.path()) {
+                Lookup::Found { endpoint, params } => match decode_path_values(&params) {
+                    Ok(values) => (&self.inner.endpoints[endpoint], values),
+                    Err(err) => return err.into_response(),
+                },
+                Lookup::MethodNotAllowed(allow) => {
+                    return ApiError::new(
+                        StatusCode::METHOD_NOT_ALLOWED,
+                        "method_not_allowed",
+                        format!("{} is not allowed on {}", parts.method, parts.uri.path()),
+                    )
+                    .with_header(header::ALLOW, allow)
+                    .into_response();
+                }
+                Lookup::NotFound => {
+                    return ApiError::new(
+                        StatusCode::NOT_FOUND,
+                        "not_found",
+                        format!("no route for {} {}", parts.method, parts.uri.path()),
+                    )
+                    .into_response();
+                }
+            };
         let body = if endpoint.reads_body {
             match self.collect_body(&parts, body).await {
                 Ok(body) => body,
@@ -226,7 +231,11 @@ impl App {
     }
 
     /// Reads the whole body within the size limit and the body timeout.
-    async fn collect_body<B>(&self, parts: &http::request::Parts, body: B) -> Result<Bytes, ApiError>
+    async fn collect_body<B>(
+        &self,
+        parts: &http::request::Parts,
+        body: B,
+    ) -> Result<Bytes, ApiError>
     where
         B: http_body::Body,
         B::Error: Into<BoxError>,
@@ -240,7 +249,9 @@ impl App {
         if declared.is_some_and(|length| length > limit as u64) {
             return Err(too_large(limit));
         }
-        let collected = tokio::time::timeout(self.inner.body_timeout, Limited::new(body, limit).collect()).await;
+        let collected =
+            tokio::time::timeout(self.inner.body_timeout, Limited::new(body, limit).collect())
+                .await;
         match collected {
             Ok(Ok(collected)) => Ok(collected.to_bytes()),
             Ok(Err(err)) if err.is::<LengthLimitError>() => Err(too_large(limit)),

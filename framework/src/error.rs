@@ -70,19 +70,28 @@ pub struct ApiError {
     status: StatusCode,
     code: Cow<'static, str>,
     message: String,
+    /// Rarely present; boxed so that `Result<T, ApiError>` stays small.
+    extra: Option<Box<Extra>>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Extra {
     errors: Vec<ValidationIssue>,
     header: Option<(HeaderName, HeaderValue)>,
 }
 
 impl ApiError {
     /// An error with a status, a stable code and a message for people.
-    pub fn new(status: StatusCode, code: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
+    pub fn new(
+        status: StatusCode,
+        code: impl Into<Cow<'static, str>>,
+        message: impl Into<String>,
+    ) -> Self {
         ApiError {
             status,
             code: code.into(),
             message: message.into(),
-            errors: Vec::new(),
-            header: None,
+            extra: None,
         }
     }
 
@@ -124,13 +133,13 @@ impl ApiError {
 
     /// Adds the issues that made an input invalid.
     pub fn with_issues(mut self, issues: impl IntoIterator<Item = ValidationIssue>) -> Self {
-        self.errors.extend(issues);
+        self.extra.get_or_insert_default().errors.extend(issues);
         self
     }
 
     /// Adds a header to the error response (e.g. `Allow` on a 405).
     pub fn with_header(mut self, name: HeaderName, value: HeaderValue) -> Self {
-        self.header = Some((name, value));
+        self.extra.get_or_insert_default().header = Some((name, value));
         self
     }
 
@@ -151,7 +160,9 @@ impl ApiError {
 
     /// The validation issues, empty unless an input was refused.
     pub fn issues(&self) -> &[ValidationIssue] {
-        &self.errors
+        self.extra
+            .as_ref()
+            .map_or(&[], |extra| extra.errors.as_slice())
     }
 
     /// The `application/problem+json` response.
@@ -162,7 +173,7 @@ impl ApiError {
             status: self.status.as_u16(),
             code: &self.code,
             detail: &self.message,
-            errors: &self.errors,
+            errors: self.issues(),
         };
         // Serializing strings, numbers and `serde_json::Value`s cannot fail.
         let body = serde_json::to_vec(&problem).unwrap_or_default();
@@ -171,7 +182,7 @@ impl ApiError {
         response
             .headers_mut()
             .insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
-        if let Some((name, value)) = self.header {
+        if let Some((name, value)) = self.extra.and_then(|extra| extra.header) {
             response.headers_mut().insert(name, value);
         }
         response

@@ -23,7 +23,9 @@ pub fn reply_json<T: Serialize + ?Sized>(value: &T, status: u16) -> Response {
                 .insert(header::CONTENT_TYPE, HeaderValue::from_static(JSON));
             response
         }
-        Err(err) => ApiError::internal(format_args!("serializing the answer failed: {err}")).into_response(),
+        Err(err) => {
+            ApiError::internal(format_args!("serializing the answer failed: {err}")).into_response()
+        }
     }
 }
 

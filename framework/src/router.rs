@@ -64,9 +64,10 @@ impl Router {
                 return Err(match err {
                     matchit::InsertError::Conflict { with } => BuildError::RouteConflict {
                         route: describe(meta),
-                        existing: by_pattern
-                            .get(&(meta.method, with.as_str()))
-                            .map_or_else(|| format!("{} {with}", meta.method), |other| describe(other)),
+                        existing: by_pattern.get(&(meta.method, with.as_str())).map_or_else(
+                            || format!("{} {with}", meta.method),
+                            |other| describe(other),
+                        ),
                     },
                     other => BuildError::InvalidPath {
                         route: describe(meta),
@@ -81,13 +82,13 @@ impl Router {
 
     /// Finds the endpoint for `method` and `path`.
     pub(crate) fn lookup<'r, 'p>(&'r self, method: &http::Method, path: &'p str) -> Lookup<'r, 'p> {
-        if let Some(method) = HttpMethod::from_http(method) {
-            if let Ok(found) = self.trees[method.index()].at(path) {
-                return Lookup::Found {
-                    endpoint: *found.value,
-                    params: found.params,
-                };
-            }
+        if let Some(method) = HttpMethod::from_http(method)
+            && let Ok(found) = self.trees[method.index()].at(path)
+        {
+            return Lookup::Found {
+                endpoint: *found.value,
+                params: found.params,
+            };
         }
         let mut allowed: Vec<&str> = Vec::new();
         for candidate in HttpMethod::ALL {
@@ -112,7 +113,12 @@ impl Router {
 mod tests {
     use super::*;
 
-    const fn meta(method: HttpMethod, path: &'static str, router_path: &'static str, handler: &'static str) -> RouteMeta {
+    const fn meta(
+        method: HttpMethod,
+        path: &'static str,
+        router_path: &'static str,
+        handler: &'static str,
+    ) -> RouteMeta {
         RouteMeta {
             controller: "Test",
             handler,
@@ -141,9 +147,18 @@ mod tests {
         };
         assert_eq!(endpoint, 1);
         assert_eq!(params.get("id"), Some("7"));
-        assert!(matches!(router.lookup(&http::Method::GET, "/a/new"), Lookup::Found { endpoint: 2, .. }));
-        assert!(matches!(router.lookup(&http::Method::HEAD, "/a/1"), Lookup::Found { endpoint: 0, .. }));
-        assert!(matches!(router.lookup(&http::Method::GET, "/b"), Lookup::NotFound));
+        assert!(matches!(
+            router.lookup(&http::Method::GET, "/a/new"),
+            Lookup::Found { endpoint: 2, .. }
+        ));
+        assert!(matches!(
+            router.lookup(&http::Method::HEAD, "/a/1"),
+            Lookup::Found { endpoint: 0, .. }
+        ));
+        assert!(matches!(
+            router.lookup(&http::Method::GET, "/b"),
+            Lookup::NotFound
+        ));
     }
 
     #[test]
@@ -153,7 +168,10 @@ mod tests {
             panic!("expected 405");
         };
         assert_eq!(allow, "GET, HEAD, PUT");
-        assert!(matches!(router.lookup(&http::Method::OPTIONS, "/a/1"), Lookup::MethodNotAllowed(_)));
+        assert!(matches!(
+            router.lookup(&http::Method::OPTIONS, "/a/1"),
+            Lookup::MethodNotAllowed(_)
+        ));
     }
 
     #[test]

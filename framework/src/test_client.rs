@@ -104,8 +104,10 @@ impl TestRequest {
     /// # Panics
     /// If the name or value is not valid in HTTP: a bug in the test.
     pub fn header(mut self, name: &str, value: &str) -> Self {
-        let name = HeaderName::try_from(name).unwrap_or_else(|err| panic!("header name {name:?}: {err}"));
-        let value = HeaderValue::try_from(value).unwrap_or_else(|err| panic!("header value {value:?}: {err}"));
+        let name =
+            HeaderName::try_from(name).unwrap_or_else(|err| panic!("header name {name:?}: {err}"));
+        let value = HeaderValue::try_from(value)
+            .unwrap_or_else(|err| panic!("header value {value:?}: {err}"));
         self.headers.append(name, value);
         self
     }
@@ -115,9 +117,12 @@ impl TestRequest {
     /// # Panics
     /// If `value` cannot be serialized as JSON: a bug in the test.
     pub fn json<T: Serialize + ?Sized>(mut self, value: &T) -> Self {
-        let bytes = serde_json::to_vec(value).unwrap_or_else(|err| panic!("serializing the body: {err}"));
-        self.headers
-            .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        let bytes =
+            serde_json::to_vec(value).unwrap_or_else(|err| panic!("serializing the body: {err}"));
+        self.headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
         self.body = Bytes::from(bytes);
         self
     }

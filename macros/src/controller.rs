@@ -46,11 +46,17 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         ));
     }
     let controller = match &*imp.self_ty {
-        Type::Path(path) => path.path.segments.last().map(|segment| segment.ident.to_string()),
+        Type::Path(path) => path
+            .path
+            .segments
+            .last()
+            .map(|segment| segment.ident.to_string()),
         _ => None,
     };
     let Some(controller) = controller else {
-        let error = syn::Error::new_spanned(&imp.self_ty, "a controller is a named struct or enum type").to_compile_error();
+        let error =
+            syn::Error::new_spanned(&imp.self_ty, "a controller is a named struct or enum type")
+                .to_compile_error();
         return quote! { #error #imp };
     };
     if let Err(message) = path::join(&base.value(), "") {
@@ -61,13 +67,15 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     for item in &mut imp.items {
         let ImplItem::Fn(method) = item else { continue };
         let mut route_attrs = Vec::new();
-        method.attrs.retain(|attr| match route_attr::route_method(attr) {
-            Some(kind) => {
-                route_attrs.push((attr.clone(), kind));
-                false
-            }
-            None => true,
-        });
+        method
+            .attrs
+            .retain(|attr| match route_attr::route_method(attr) {
+                Some(kind) => {
+                    route_attrs.push((attr.clone(), kind));
+                    false
+                }
+                None => true,
+            });
         let param_names = match handler::take_param_attrs(method) {
             Ok(names) => names,
             Err(err) => {

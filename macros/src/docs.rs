@@ -10,7 +10,10 @@ pub(crate) fn doc_text(attrs: &[Attribute]) -> String {
             continue;
         }
         if let Meta::NameValue(nv) = &attr.meta
-            && let Expr::Lit(ExprLit { lit: Lit::Str(text), .. }) = &nv.value
+            && let Expr::Lit(ExprLit {
+                lit: Lit::Str(text),
+                ..
+            }) = &nv.value
         {
             let value = text.value();
             for line in value.split('\n') {
@@ -35,7 +38,9 @@ mod tests {
 
     #[test]
     fn splits_summary() {
-        let (summary, description) = summary_and_description("Update an article;\nneeds a password.\n\nAppends a snapshot.\n\nNever rewrites.");
+        let (summary, description) = summary_and_description(
+            "Update an article;\nneeds a password.\n\nAppends a snapshot.\n\nNever rewrites.",
+        );
         assert_eq!(summary, "Update an article; needs a password.");
         assert_eq!(description, "Appends a snapshot.\n\nNever rewrites.");
         assert_eq!(summary_and_description(""), (String::new(), String::new()));

@@ -50,15 +50,23 @@ pub(crate) fn take_param_attrs(method: &mut ImplItemFn) -> syn::Result<Vec<Optio
             }
             let parsed = match &attr.meta {
                 syn::Meta::Path(_) => match &*arg.pat {
-                    Pat::Ident(ident) => Ok(ident.ident.to_string().trim_start_matches("r#").to_owned()),
+                    Pat::Ident(ident) => {
+                        Ok(ident.ident.to_string().trim_start_matches("r#").to_owned())
+                    }
                     other => Err(syn::Error::new_spanned(
                         other,
                         "name this path parameter: write `#[param(\"id\")]` when the argument is a pattern",
                     )),
                 },
-                syn::Meta::List(list) => list.parse_args::<LitStr>().map(|lit| lit.value()).map_err(|err| {
-                    syn::Error::new(err.span(), "write `#[param]`, or `#[param(\"name\")]` to name the path segment")
-                }),
+                syn::Meta::List(list) => list
+                    .parse_args::<LitStr>()
+                    .map(|lit| lit.value())
+                    .map_err(|err| {
+                        syn::Error::new(
+                            err.span(),
+                            "write `#[param]`, or `#[param(\"name\")]` to name the path segment",
+                        )
+                    }),
                 syn::Meta::NameValue(nv) => Err(syn::Error::new_spanned(
                     nv,
                     "write `#[param]`, or `#[param(\"name\")]` to name the path segment",
@@ -134,17 +142,25 @@ pub(crate) fn expand(
     let (summary, description) = docs::summary_and_description(&docs::doc_text(&method.attrs));
     let handler_name = sig.ident.to_string();
     let method_variant = route.method.variant();
-    let RoutePath { nestia, router, params } = &path;
+    let RoutePath {
+        nestia,
+        router,
+        params,
+    } = &path;
 
     let input_metas = args.iter().filter_map(|arg| match arg {
-        Arg::Extractor { ty } => Some(quote_spanned! {ty.span()=> <#ty as ::framework::FromRequest>::INPUT }),
+        Arg::Extractor { ty } => {
+            Some(quote_spanned! {ty.span()=> <#ty as ::framework::FromRequest>::INPUT })
+        }
         Arg::Param { .. } => None,
     });
     let param_metas = params
         .iter()
         .map(|name| quote! { ::framework::PathParamMeta { name: #name } });
 
-    let idents: Vec<_> = (0..args.len()).map(|index| format_ident!("__arg{}", index)).collect();
+    let idents: Vec<_> = (0..args.len())
+        .map(|index| format_ident!("__arg{}", index))
+        .collect();
     let mut uses_cx_mutably = false;
     let extractions = args.iter().zip(&idents).map(|(arg, ident)| match arg {
         Arg::Param { name, ty } => {
@@ -167,7 +183,11 @@ pub(crate) fn expand(
         }
     });
     let extractions: Vec<_> = extractions.collect();
-    let cx_binding = if uses_cx_mutably { quote!(mut __cx) } else { quote!(__cx) };
+    let cx_binding = if uses_cx_mutably {
+        quote!(mut __cx)
+    } else {
+        quote!(__cx)
+    };
 
     let fn_name = &sig.ident;
     let await_call = sig.asyncness.map(|_| quote!(.await));
@@ -181,10 +201,18 @@ pub(crate) fn expand(
         ReturnType::Default => sig.ident.span(),
     };
     let reply = match output {
-        Output::Empty => quote_spanned! {ret_span=> { let () = __output; ::framework::__private::reply_empty(#status) } },
-        Output::Json => quote_spanned! {ret_span=> ::framework::__private::reply_json(&__output, #status) },
-        Output::EmptyResult => quote_spanned! {ret_span=> ::framework::__private::reply_empty_result(__output, #status) },
-        Output::JsonResult => quote_spanned! {ret_span=> ::framework::__private::reply_json_result(__output, #status) },
+        Output::Empty => {
+            quote_spanned! {ret_span=> { let () = __output; ::framework::__private::reply_empty(#status) } }
+        }
+        Output::Json => {
+            quote_spanned! {ret_span=> ::framework::__private::reply_json(&__output, #status) }
+        }
+        Output::EmptyResult => {
+            quote_spanned! {ret_span=> ::framework::__private::reply_empty_result(__output, #status) }
+        }
+        Output::JsonResult => {
+            quote_spanned! {ret_span=> ::framework::__private::reply_json_result(__output, #status) }
+        }
     };
 
     Ok(quote! {
@@ -219,10 +247,21 @@ pub(crate) fn expand(
 }
 
 /// Every `:name` in the path has a `#[param]` argument and vice versa.
-fn check_params(path: &RoutePath, args: &[Arg], sig: &syn::Signature, route: &RouteAttr) -> syn::Result<()> {
+fn check_params(
+    path: &RoutePath,
+    args: &[Arg],
+    sig: &syn::Signature,
+    route: &RouteAttr,
+) -> syn::Result<()> {
     let mut seen: Vec<&str> = Vec::new();
-    for (arg, input) in args.iter().zip(sig.inputs.iter().filter(|input| matches!(input, FnArg::Typed(_)))) {
-        let Arg::Param { name, .. } = arg else { continue };
+    for (arg, input) in args.iter().zip(
+        sig.inputs
+            .iter()
+            .filter(|input| matches!(input, FnArg::Typed(_))),
+    ) {
+        let Arg::Param { name, .. } = arg else {
+            continue;
+        };
         if seen.contains(&name.as_str()) {
             return Err(syn::Error::new_spanned(
                 input,
@@ -236,7 +275,11 @@ fn check_params(path: &RoutePath, args: &[Arg], sig: &syn::Signature, route: &Ro
             } else {
                 format!(
                     "it has {}",
-                    path.params.iter().map(|p| format!("`:{p}`")).collect::<Vec<_>>().join(", ")
+                    path.params
+                        .iter()
+                        .map(|p| format!("`:{p}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )
             };
             return Err(syn::Error::new_spanned(
@@ -248,7 +291,11 @@ fn check_params(path: &RoutePath, args: &[Arg], sig: &syn::Signature, route: &Ro
             ));
         }
     }
-    if let Some(missing) = path.params.iter().find(|name| !seen.contains(&name.as_str())) {
+    if let Some(missing) = path
+        .params
+        .iter()
+        .find(|name| !seen.contains(&name.as_str()))
+    {
         return Err(syn::Error::new_spanned(
             &route.attr,
             format!(
@@ -277,7 +324,11 @@ fn output_kind(output: &ReturnType) -> Output {
         && let PathArguments::AngleBracketed(generics) = &last.arguments
         && let Some(GenericArgument::Type(ok)) = generics.args.first()
     {
-        return if is_unit(ok) { Output::EmptyResult } else { Output::JsonResult };
+        return if is_unit(ok) {
+            Output::EmptyResult
+        } else {
+            Output::JsonResult
+        };
     }
     Output::Json
 }

@@ -34,13 +34,18 @@ pub(crate) fn join(base: &str, route: &str) -> Result<RoutePath, String> {
                 ));
             }
             if params.iter().any(|known| known == name) {
-                return Err(format!("the path has `:{name}` twice; give each parameter its own name"));
+                return Err(format!(
+                    "the path has `:{name}` twice; give each parameter its own name"
+                ));
             }
             router.push('{');
             router.push_str(name);
             router.push('}');
             params.push(name.to_owned());
-        } else if let Some(bad) = segment.chars().find(|c| matches!(c, '{' | '}' | ':' | '*' | '?' | '#')) {
+        } else if let Some(bad) = segment
+            .chars()
+            .find(|c| matches!(c, '{' | '}' | ':' | '*' | '?' | '#'))
+        {
             return Err(format!(
                 "`{bad}` is not allowed in the path segment `{segment}`; parameters are whole segments written `:name`"
             ));
@@ -52,7 +57,11 @@ pub(crate) fn join(base: &str, route: &str) -> Result<RoutePath, String> {
         nestia.push('/');
         router.push('/');
     }
-    Ok(RoutePath { nestia, router, params })
+    Ok(RoutePath {
+        nestia,
+        router,
+        params,
+    })
 }
 
 fn is_identifier(name: &str) -> bool {
@@ -87,7 +96,11 @@ mod tests {
     fn refuses_bad_paths() {
         assert!(join("a/:id", ":id").unwrap_err().contains("twice"));
         assert!(join("a/{id}", "").unwrap_err().contains("`{`"));
-        assert!(join("a/:1x", "").unwrap_err().contains("not a parameter name"));
+        assert!(
+            join("a/:1x", "")
+                .unwrap_err()
+                .contains("not a parameter name")
+        );
         assert!(join("a/x:y", "").unwrap_err().contains("`:`"));
         assert!(join("a/:", "").is_err());
     }

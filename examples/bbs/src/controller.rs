@@ -6,8 +6,8 @@ use uuid::Uuid;
 
 use crate::{
     dto::{
-        ArticleCreate, ArticleErase, ArticleIndexRequest, ArticleSnapshot, ArticleSummary, ArticleUpdate,
-        BbsArticle, Page,
+        ArticleCreate, ArticleErase, ArticleIndexRequest, ArticleSnapshot, ArticleSummary,
+        ArticleUpdate, BbsArticle, Page,
     },
     password,
     store::{ArticleStore, StoreError},
@@ -30,7 +30,12 @@ impl BbsArticlesController {
     }
 
     /// Refuses the request unless `password` matches the article's.
-    async fn check_password(&self, section: &str, id: Uuid, password: String) -> Result<(), ApiError> {
+    async fn check_password(
+        &self,
+        section: &str,
+        id: Uuid,
+        password: String,
+    ) -> Result<(), ApiError> {
         let hash = self
             .store
             .password_hash(section, id)
@@ -80,7 +85,11 @@ impl BbsArticlesController {
         let limit = request.limit.unwrap_or(DEFAULT_LIMIT);
         let mut issues = Vec::new();
         if page == 0 {
-            issues.push(ValidationIssue::new("$input.page", "uint32 & Minimum<1>", page));
+            issues.push(ValidationIssue::new(
+                "$input.page",
+                "uint32 & Minimum<1>",
+                page,
+            ));
         }
         if !(1..=MAX_LIMIT).contains(&limit) {
             issues.push(ValidationIssue::new(
@@ -90,15 +99,23 @@ impl BbsArticlesController {
             ));
         }
         if !issues.is_empty() {
-            return Err(ApiError::new(StatusCode::BAD_REQUEST, "invalid_body", "body: invalid page or limit")
-                .with_issues(issues));
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "invalid_body",
+                "body: invalid page or limit",
+            )
+            .with_issues(issues));
         }
         Ok(self.store.index(&section, &request, page, limit).await?)
     }
 
     /// Read an article with its whole history.
     #[typed_route::get(":id")]
-    async fn at(&self, #[param] section: String, #[param] id: Uuid) -> Result<BbsArticle, ApiError> {
+    async fn at(
+        &self,
+        #[param] section: String,
+        #[param] id: Uuid,
+    ) -> Result<BbsArticle, ApiError> {
         self.store
             .find(&section, id)
             .await?

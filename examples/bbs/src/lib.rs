@@ -20,7 +20,9 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://bbs.db";
 
 /// The app over a store.
 pub fn app(store: ArticleStore) -> Result<App, BuildError> {
-    App::builder().controller(BbsArticlesController::new(store)).build()
+    App::builder()
+        .controller(BbsArticlesController::new(store))
+        .build()
 }
 
 /// Where the server listens and what it stores into, from the environment.
@@ -46,7 +48,8 @@ impl Config {
         Ok(Config {
             host: std::env::var("HOST").unwrap_or_else(|_| "127.0.0.1".to_owned()),
             port,
-            database_url: std::env::var("DATABASE_URL").unwrap_or_else(|_| DEFAULT_DATABASE_URL.to_owned()),
+            database_url: std::env::var("DATABASE_URL")
+                .unwrap_or_else(|_| DEFAULT_DATABASE_URL.to_owned()),
         })
     }
 }

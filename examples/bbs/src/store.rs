@@ -7,13 +7,15 @@ use std::{str::FromStr, time::Duration};
 use chrono::{DateTime, SecondsFormat, Utc};
 use sqlx::{
     Row, SqlitePool,
-    sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous},
+    sqlite::{
+        SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
+    },
 };
 use uuid::Uuid;
 
 use crate::dto::{
-    ArticleCreate, ArticleFormat, ArticleIndexRequest, ArticleSnapshot, ArticleSort, ArticleSummary,
-    ArticleUpdate, AttachmentFile, BbsArticle, Page, Pagination,
+    ArticleCreate, ArticleFormat, ArticleIndexRequest, ArticleSnapshot, ArticleSort,
+    ArticleSummary, ArticleUpdate, AttachmentFile, BbsArticle, Page, Pagination,
 };
 
 /// Why the store failed.
@@ -115,7 +117,8 @@ fn order_by(sort: &[ArticleSort]) -> String {
 }
 
 /// The newest snapshot of each article.
-const CURRENT_SNAPSHOT: &str = "s.seq = (SELECT MAX(seq) FROM article_snapshots WHERE article_id = a.id)";
+const CURRENT_SNAPSHOT: &str =
+    "s.seq = (SELECT MAX(seq) FROM article_snapshots WHERE article_id = a.id)";
 
 impl ArticleStore {
     /// Opens (creating if needed) the database at `url`, e.g.
@@ -183,11 +186,12 @@ impl ArticleStore {
     /// The article with its whole history, if it is in `section`.
     pub async fn find(&self, section: &str, id: Uuid) -> Result<Option<BbsArticle>, StoreError> {
         let mut tx = self.pool.begin().await?;
-        let Some(row) = sqlx::query("SELECT writer, created_at FROM articles WHERE id = ? AND section = ?")
-            .bind(id.to_string())
-            .bind(section)
-            .fetch_optional(&mut *tx)
-            .await?
+        let Some(row) =
+            sqlx::query("SELECT writer, created_at FROM articles WHERE id = ? AND section = ?")
+                .bind(id.to_string())
+                .bind(section)
+                .fetch_optional(&mut *tx)
+                .await?
         else {
             return Ok(None);
         };
@@ -214,7 +218,10 @@ impl ArticleStore {
         for file in &file_rows {
             let snapshot_id: String = file.try_get("snapshot_id")?;
             let snapshot_id = parse_uuid(&snapshot_id)?;
-            if let Some(snapshot) = snapshots.iter_mut().find(|snapshot| snapshot.id == snapshot_id) {
+            if let Some(snapshot) = snapshots
+                .iter_mut()
+                .find(|snapshot| snapshot.id == snapshot_id)
+            {
                 snapshot.files.push(AttachmentFile {
                     name: file.try_get("name")?,
                     extension: file.try_get("extension")?,
@@ -233,12 +240,17 @@ impl ArticleStore {
     }
 
     /// The stored password hash of the article, if it is in `section`.
-    pub async fn password_hash(&self, section: &str, id: Uuid) -> Result<Option<String>, StoreError> {
-        let hash = sqlx::query_scalar("SELECT password_hash FROM articles WHERE id = ? AND section = ?")
-            .bind(id.to_string())
-            .bind(section)
-            .fetch_optional(&self.pool)
-            .await?;
+    pub async fn password_hash(
+        &self,
+        section: &str,
+        id: Uuid,
+    ) -> Result<Option<String>, StoreError> {
+        let hash =
+            sqlx::query_scalar("SELECT password_hash FROM articles WHERE id = ? AND section = ?")
+                .bind(id.to_string())
+                .bind(section)
+                .fetch_optional(&self.pool)
+                .await?;
         Ok(hash)
     }
 
@@ -424,8 +436,12 @@ mod tests {
 
     #[test]
     fn stamps_sort_as_time() {
-        let early = DateTime::parse_from_rfc3339("2026-01-02T03:04:05.1Z").unwrap().with_timezone(&Utc);
-        let late = DateTime::parse_from_rfc3339("2026-01-02T03:04:05.123456Z").unwrap().with_timezone(&Utc);
+        let early = DateTime::parse_from_rfc3339("2026-01-02T03:04:05.1Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let late = DateTime::parse_from_rfc3339("2026-01-02T03:04:05.123456Z")
+            .unwrap()
+            .with_timezone(&Utc);
         assert!(stamp(early) < stamp(late));
         assert_eq!(stamp(early), "2026-01-02T03:04:05.100000Z");
     }

@@ -87,7 +87,8 @@ impl<T: DeserializeOwned> FromRequest for TypedBody<T> {
 fn invalid_body(body: &[u8], reason: &str) -> ApiError {
     // A value the report can quote: the JSON itself when it is valid JSON of
     // the wrong shape, nothing otherwise.
-    let value = serde_json::from_slice::<serde_json::Value>(body).unwrap_or(serde_json::Value::Null);
+    let value =
+        serde_json::from_slice::<serde_json::Value>(body).unwrap_or(serde_json::Value::Null);
     ApiError::new(
         StatusCode::BAD_REQUEST,
         "invalid_body",
@@ -148,11 +149,19 @@ mod tests {
 
     #[test]
     fn refuses_other_media_types() {
-        for bad in ["text/plain", "application/jsonp", "application/+json", "json"] {
+        for bad in [
+            "text/plain",
+            "application/jsonp",
+            "application/+json",
+            "json",
+        ] {
             let err = check_json_content_type(&headers(bad)).unwrap_err();
             assert_eq!(err.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE, "{bad}");
         }
         let err = check_json_content_type(&http::HeaderMap::new()).unwrap_err();
-        assert_eq!(err.message(), "body: expected `application/json`, got no content type");
+        assert_eq!(
+            err.message(),
+            "body: expected `application/json`, got no content type"
+        );
     }
 }

@@ -84,15 +84,15 @@ impl<T: DeserializeOwned> FromRequest for TypedHeaders<T> {
             }
             grouped.push((name.as_str(), values));
         }
-        let map = MapDeserializer::new(grouped.iter().map(|(name, values)| {
-            (
-                name.into_deserializer(),
-                TextValues::new(values.as_slice()),
-            )
-        }));
+        let map =
+            MapDeserializer::new(grouped.iter().map(|(name, values)| {
+                (name.into_deserializer(), TextValues::new(values.as_slice()))
+            }));
         T::deserialize(map)
             .map(TypedHeaders)
-            .map_err(|err: serde::de::value::Error| invalid_header("", err.to_string(), serde_json::Value::Null))
+            .map_err(|err: serde::de::value::Error| {
+                invalid_header("", err.to_string(), serde_json::Value::Null)
+            })
     }
 }
 

@@ -19,7 +19,9 @@ pub fn path_param<T: DeserializeOwned>(
     name: &'static str,
 ) -> Result<T, ApiError> {
     let value = cx.path_value(index).ok_or_else(|| {
-        ApiError::internal(format_args!("route has no path value #{index} for `{name}`"))
+        ApiError::internal(format_args!(
+            "route has no path value #{index} for `{name}`"
+        ))
     })?;
     let values = [value];
     T::deserialize(TextValues::new(&values)).map_err(|err| {

@@ -113,12 +113,16 @@ mod tests {
     #[test]
     fn parses_nested_objects_and_arrays() {
         let listing: Listing =
-            parse_query("page=2&search[writer]=kim+lee&sort[0]=-created_at&sort[1]=%2Btitle").unwrap();
+            parse_query("page=2&search[writer]=kim+lee&sort[0]=-created_at&sort[1]=%2Btitle")
+                .unwrap();
         assert_eq!(
             listing,
             Listing {
                 page: Some(2),
-                search: Some(Search { writer: Some("kim lee".into()), title: None }),
+                search: Some(Search {
+                    writer: Some("kim lee".into()),
+                    title: None
+                }),
                 sort: Some(vec!["-created_at".into(), "+title".into()]),
             }
         );

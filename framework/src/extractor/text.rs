@@ -3,8 +3,7 @@
 //! from the text; a sequence takes every value given.
 
 use serde::de::{
-    self, DeserializeSeed, Deserializer, IntoDeserializer, SeqAccess, Visitor,
-    value::Error,
+    self, DeserializeSeed, Deserializer, IntoDeserializer, SeqAccess, Visitor, value::Error,
 };
 
 /// Deserializes one or more text values. One value deserializes as a scalar;
@@ -105,7 +104,9 @@ impl<'de> Deserializer<'de> for TextValues<'de> {
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
-        visitor.visit_enum(de::value::BorrowedStrDeserializer::<Error>::new(self.single()?))
+        visitor.visit_enum(de::value::BorrowedStrDeserializer::<Error>::new(
+            self.single()?,
+        ))
     }
 
     serde::forward_to_deserialize_any! {

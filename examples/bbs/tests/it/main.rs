@@ -1,0 +1,6 @@
+//! Integration tests of the BBS example: every route and error path through
+//! the in-process client, and over real sockets against the `bbs` binary.
+
+mod process;
+mod routes;
+mod support;

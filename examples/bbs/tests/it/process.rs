@@ -1,0 +1,224 @@
+//! The `bbs` binary over real sockets: the routes, restarts, `kill -9`,
+//! SIGTERM.
+
+use std::{
+    io::{BufRead, BufReader},
+    net::SocketAddr,
+    process::{Child, Command, Stdio},
+    time::{Duration, Instant},
+};
+
+use serde_json::json;
+use tempfile::TempDir;
+
+use crate::support::{create_input, database_url, send};
+
+/// A running `bbs` process.
+struct Bbs {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Bbs {
+    fn start(dir: &TempDir) -> Bbs {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_bbs"))
+            .env("PORT", "0")
+            .env("HOST", "127.0.0.1")
+            .env("DATABASE_URL", database_url(dir))
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let mut line = String::new();
+        BufReader::new(stdout).read_line(&mut line).unwrap();
+        let addr = line
+            .trim()
+            .strip_prefix("bbs listening on http://")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .parse()
+            .unwrap();
+        Bbs { child, addr }
+    }
+
+    fn signal(&self, signal: &str) {
+        let status = Command::new("kill")
+            .args([&format!("-{signal}"), &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    /// Waits for the process to exit, returning whether it exited cleanly.
+    fn wait(mut self, within: Duration) -> Option<bool> {
+        let deadline = Instant::now() + within;
+        while Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status.success());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        None
+    }
+}
+
+impl Drop for Bbs {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[tokio::test]
+async fn serves_the_table_over_sockets_and_keeps_data_across_restarts() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Bbs::start(&dir);
+    let addr = server.addr;
+
+    let created = send(
+        addr,
+        "POST",
+        "/bbs/articles/free",
+        Some(&create_input("Persistent")),
+    )
+    .await;
+    assert_eq!(created.status, 201);
+    let article = created.json();
+    let path = format!("/bbs/articles/free/{}", article["id"].as_str().unwrap());
+
+    let updated = send(
+        addr,
+        "PUT",
+        &path,
+        Some(&json!({ "title": "Persistent 2", "body": "b", "format": "txt", "files": [], "password": "correct horse" })),
+    )
+    .await;
+    assert_eq!(updated.status, 200);
+    let listed = send(
+        addr,
+        "PATCH",
+        "/bbs/articles/free",
+        Some(&json!({ "limit": 10 })),
+    )
+    .await;
+    assert_eq!(listed.status, 200);
+    assert_eq!(listed.json()["pagination"]["records"], 1);
+    let bad = send(addr, "GET", "/bbs/articles/free/xyz", None).await;
+    assert_eq!(bad.status, 400);
+    assert_eq!(bad.header("content-type"), Some("application/problem+json"));
+    assert_eq!(bad.json()["errors"][0]["path"], "$path.id");
+    let wrong = send(addr, "DELETE", &path, Some(&json!({ "password": "nope" }))).await;
+    assert_eq!(wrong.status, 403);
+    let before = send(addr, "GET", &path, None).await;
+    assert_eq!(before.status, 200);
+
+    server.signal("TERM");
+    assert_eq!(
+        server.wait(Duration::from_secs(10)),
+        Some(true),
+        "clean exit on SIGTERM"
+    );
+
+    let server = Bbs::start(&dir);
+    let after = send(server.addr, "GET", &path, None).await;
+    assert_eq!(after.status, 200);
+    assert_eq!(after.json(), before.json(), "data survives a restart");
+    let erased = send(
+        server.addr,
+        "DELETE",
+        &path,
+        Some(&json!({ "password": "correct horse" })),
+    )
+    .await;
+    assert_eq!(erased.status, 204);
+    assert_eq!(send(server.addr, "GET", &path, None).await.status, 404);
+}
+
+#[tokio::test]
+async fn kill_9_loses_no_acknowledged_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Bbs::start(&dir);
+    let addr = server.addr;
+    // Writers keep going until the kill; every 201 is recorded.
+    let writers: Vec<_> = (0..4)
+        .map(|writer| {
+            tokio::spawn(async move {
+                let mut acknowledged = Vec::new();
+                for n in 0..1000 {
+                    let input = create_input(&format!("w{writer}-{n}"));
+                    let Ok(response) =
+                        tokio::time::timeout(Duration::from_secs(5), try_send(addr, &input)).await
+                    else {
+                        break;
+                    };
+                    match response {
+                        Some((201, id)) => acknowledged.push(id),
+                        _ => break,
+                    }
+                }
+                acknowledged
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    server.signal("KILL");
+    assert_eq!(server.wait(Duration::from_secs(10)), Some(false));
+    let mut acknowledged = Vec::new();
+    for writer in writers {
+        acknowledged.extend(writer.await.unwrap());
+    }
+    assert!(
+        acknowledged.len() >= 4,
+        "the load made writes: {}",
+        acknowledged.len()
+    );
+
+    let server = Bbs::start(&dir);
+    for id in &acknowledged {
+        let response = send(
+            server.addr,
+            "GET",
+            &format!("/bbs/articles/free/{id}"),
+            None,
+        )
+        .await;
+        assert_eq!(response.status, 200, "acknowledged article {id} is there");
+        assert_eq!(response.json()["snapshots"].as_array().unwrap().len(), 1);
+    }
+    let listed = send(
+        server.addr,
+        "PATCH",
+        "/bbs/articles/free",
+        Some(&json!({ "limit": 1000 })),
+    )
+    .await;
+    let records = listed.json()["pagination"]["records"].as_u64().unwrap();
+    assert!(records as usize >= acknowledged.len());
+    assert!(
+        records as usize <= acknowledged.len() + 4,
+        "at most one unacknowledged write per writer"
+    );
+}
+
+/// Like `send`, but a refused or cut connection is `None` instead of a panic.
+async fn try_send(addr: SocketAddr, input: &serde_json::Value) -> Option<(u16, String)> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.ok()?;
+    let body = serde_json::to_vec(input).ok()?;
+    let head = format!(
+        "POST /bbs/articles/free HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.ok()?;
+    stream.write_all(&body).await.ok()?;
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await.ok()?;
+    if !raw.windows(4).any(|window| window == b"\r\n\r\n") {
+        return None;
+    }
+    let response = crate::support::parse_response(&raw);
+    let id = response.json()["id"].as_str()?.to_owned();
+    Some((response.status, id))
+}

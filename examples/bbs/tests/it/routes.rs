@@ -1,0 +1,427 @@
+//! Every route and error path, through the in-process client.
+
+use bbs::dto::{ArticleSnapshot, ArticleSummary, BbsArticle, Page};
+use serde_json::{Value, json};
+
+use crate::support::{app, create_input};
+
+#[tokio::test]
+async fn create_answers_201_with_the_article_and_no_password() {
+    let (app, _dir) = app().await;
+    let response = app
+        .test_client()
+        .post("/bbs/articles/free")
+        .json(&create_input("First post"))
+        .send()
+        .await;
+    assert_eq!(response.status(), 201);
+    assert_eq!(response.header("content-type"), Some("application/json"));
+    let raw: Value = response.json();
+    assert!(!response.text().contains("password"), "{}", response.text());
+    assert!(!response.text().contains("correct horse"));
+    let article: BbsArticle = serde_json::from_value(raw).unwrap();
+    assert_eq!(article.section, "free");
+    assert_eq!(article.writer, "Robert");
+    assert_eq!(article.snapshots.len(), 1);
+    let snapshot = &article.snapshots[0];
+    assert_eq!(snapshot.title, "First post");
+    assert_eq!(snapshot.body, "Hello, 世界! 👋");
+    assert_eq!(snapshot.files.len(), 2);
+    assert_eq!(snapshot.files[1].name, None);
+    assert_eq!(snapshot.created_at, article.created_at);
+}
+
+#[tokio::test]
+async fn at_reads_back_exactly_what_was_created() {
+    let (app, _dir) = app().await;
+    let client = app.test_client();
+    let created: BbsArticle = client
+        .post("/bbs/articles/free")
+        .json(&create_input("Round trip"))
+        .send()
+        .await
+        .json();
+    let response = client
+        .get(&format!("/bbs/articles/free/{}", created.id))
+        .send()
+        .await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.json::<BbsArticle>(), created);
+}
+
+#[tokio::test]
+async fn at_in_another_section_or_unknown_is_404() {
+    let (app, _dir) = app().await;
+    let client = app.test_client();
+    let created: BbsArticle = client
+        .post("/bbs/articles/free")
+        .json(&create_input("Scoped"))
+        .send()
+        .await
+        .json();
+    let response = client
+        .get(&format!("/bbs/articles/notice/{}", created.id))
+        .send()
+        .await;
+    assert_eq!(response.status(), 404);
+    assert_eq!(response.problem().code, "not_found");
+    let response = client
+        .get("/bbs/articles/free/00000000-0000-4000-8000-000000000000")
+        .send()
+        .await;
+    assert_eq!(response.status(), 404);
+}
+
+#[tokio::test]
+async fn a_bad_uuid_is_400_naming_id() {
+    let (app, _dir) = app().await;
+    let response = app
+        .test_client()
+        .get("/bbs/articles/free/not-a-uuid")
+        .send()
+        .await;
+    assert_eq!(response.status(), 400);
+    let problem = response.problem();
+    assert_eq!(problem.code, "invalid_path_parameter");
+    assert!(problem.detail.contains("`id`"), "{}", problem.detail);
+    assert_eq!(problem.errors[0].path, "$path.id");
+    assert_eq!(problem.errors[0].value, "not-a-uuid");
+}
+
+#[tokio::test]
+async fn update_appends_a_snapshot_and_keeps_history() {
+    let (app, _dir) = app().await;
+    let client = app.test_client();
+    let created: BbsArticle = client
+        .post("/bbs/articles/free")
+        .json(&create_input("Version 1"))
+        .send()
+        .await
+        .json();
+    let update = json!({
+        "title": "Version 2",
+        "body": "rewritten",
+        "format": "html",
+        "files": [],
+        "password": "correct horse"
+    });
+    let response = client
+        .put(&format!("/bbs/articles/free/{}", created.id))
+        .json(&update)
+        .send()
+        .await;
+    assert_eq!(response.status(), 200);
+    let snapshot: ArticleSnapshot = response.json();
+    assert_eq!(snapshot.title, "Version 2");
+    assert_ne!(snapshot.id, created.snapshots[0].id);
+
+    let article: BbsArticle = client
+        .get(&format!("/bbs/articles/free/{}", created.id))
+        .send()
+        .await
+        .json();
+    assert_eq!(article.snapshots.len(), 2);
+    assert_eq!(
+        article.snapshots[0], created.snapshots[0],
+        "history is never rewritten"
+    );
+    assert_eq!(article.snapshots[1], snapshot);
+}
+
+#[tokio::test]
+async fn update_and_erase_refuse_a_wrong_password() {
+    let (app, _dir) = app().await;
+    let client = app.test_client();
+    let created: BbsArticle = client
+        .post("/bbs/articles/free")
+        .json(&create_input("Guarded"))
+        .send()
+        .await
+        .json();
+    let path = format!("/bbs/articles/free/{}", created.id);
+    let update = json!({ "title": "Hijacked", "body": "", "format": "txt", "files": [], "password": "wrong" });
+    let response = client.put(&path).json(&update).send().await;
+    assert_eq!(response.status(), 403);
+    assert_eq!(response.problem().code, "wrong_password");
+
+    let response = client
+        .delete(&path)
+        .json(&json!({ "password": "wrong" }))
+        .send()
+        .await;
+    assert_eq!(response.status(), 403);
+    assert_eq!(response.problem().code, "wrong_password");
+
+    let article: BbsArticle = client.get(&path).send().await.json();
+    assert_eq!(article, created, "nothing changed");
+}
+
+#[tokio::test]
+async fn update_and_erase_of_an_unknown_article_are_404() {
+    let (app, _dir) = app().await;
+    let client = app.test_client();
+    let path = "/bbs/articles/free/00000000-0000-4000-8000-000000000000";
+    let update = json!({ "title": "x", "body": "", "format": "txt", "files": [], "password": "p" });
+    assert_eq!(client.put(path).json(&update).send().await.status(), 404);
+    assert_eq!(
+        client
+            .delete(path)
+            .json(&json!({ "password": "p" }))
+            .send()
+            .await
+            .status(),
+        404
+    );
+}
+
+#[tokio::test]
+async fn erase_answers_204_and_the_article_is_gone() {
+    let (app, _dir) = app().await;
+    let client = app.test_client();
+    let created: BbsArticle = client
+        .post("/bbs/articles/free")
+        .json(&create_input("Short-lived"))
+        .send()
+        .await
+        .json();
+    let path = format!("/bbs/articles/free/{}", created.id);
+    let response = client
+        .delete(&path)
+        .json(&json!({ "password": "correct horse" }))
+        .send()
+        .await;
+    assert_eq!(response.status(), 204);
+    assert!(response.bytes().is_empty());
+    assert_eq!(client.get(&path).send().await.status(), 404);
+    let response = client
+        .delete(&path)
+        .json(&json!({ "password": "correct horse" }))
+        .send()
+        .await;
+    assert_eq!(response.status(), 404);
+}
+
+#[tokio::test]
+async fn index_pages_searches_and_sorts() {
+    let (app, _dir) = app().await;
+    let client = app.test_client();
+    for title in ["alpha", "Bravo", "charlie", "delta 50%", "echo"] {
+        let response = client
+            .post("/bbs/articles/free")
+            .json(&create_input(title))
+            .send()
+            .await;
+        assert_eq!(response.status(), 201);
+    }
+    client
+        .post("/bbs/articles/other")
+        .json(&create_input("alpha elsewhere"))
+        .send()
+        .await;
+
+    let response = client
+        .patch("/bbs/articles/free")
+        .json(&json!({}))
+        .send()
+        .await;
+    assert_eq!(response.status(), 200);
+    let page: Page<ArticleSummary> = response.json();
+    assert_eq!(page.pagination.records, 5, "only this section");
+    assert_eq!(page.pagination.limit, 100);
+    assert_eq!(page.pagination.current, 1);
+    assert_eq!(page.pagination.pages, 1);
+    assert_eq!(page.data[0].title, "echo", "newest first by default");
+
+    let page: Page<ArticleSummary> = client
+        .patch("/bbs/articles/free")
+        .json(&json!({ "page": 2, "limit": 2, "sort": ["+title"] }))
+        .send()
+        .await
+        .json();
+    let titles: Vec<_> = page
+        .data
+        .iter()
+        .map(|summary| summary.title.as_str())
+        .collect();
+    assert_eq!(titles, ["charlie", "delta 50%"], "ASCII order, B < c");
+    assert_eq!(page.pagination.pages, 3);
+
+    let page: Page<ArticleSummary> = client
+        .patch("/bbs/articles/free")
+        .json(&json!({ "search": { "title": "50%" } }))
+        .send()
+        .await
+        .json();
+    assert_eq!(page.data.len(), 1, "% is matched literally");
+    assert_eq!(page.data[0].title, "delta 50%");
+
+    let page: Page<ArticleSummary> = client
+        .patch("/bbs/articles/free")
+        .json(&json!({ "search": { "writer": "ROB", "body": "世界" }, "sort": ["-created_at"] }))
+        .send()
+        .await
+        .json();
+    assert_eq!(page.data.len(), 5);
+}
+
+#[tokio::test]
+async fn index_summary_follows_the_newest_snapshot() {
+    let (app, _dir) = app().await;
+    let client = app.test_client();
+    let created: BbsArticle = client
+        .post("/bbs/articles/free")
+        .json(&create_input("old title"))
+        .send()
+        .await
+        .json();
+    let snapshot: ArticleSnapshot = client
+        .put(&format!("/bbs/articles/free/{}", created.id))
+        .json(&json!({ "title": "new title", "body": "", "format": "txt", "files": [], "password": "correct horse" }))
+        .send()
+        .await
+        .json();
+    let page: Page<ArticleSummary> = client
+        .patch("/bbs/articles/free")
+        .json(&json!({}))
+        .send()
+        .await
+        .json();
+    assert_eq!(page.data[0].title, "new title");
+    assert_eq!(page.data[0].updated_at, snapshot.created_at);
+    assert_eq!(page.data[0].created_at, created.created_at);
+}
+
+#[tokio::test]
+async fn index_refuses_page_zero_and_huge_limits() {
+    let (app, _dir) = app().await;
+    let response = app
+        .test_client()
+        .patch("/bbs/articles/free")
+        .json(&json!({ "page": 0, "limit": 5000 }))
+        .send()
+        .await;
+    assert_eq!(response.status(), 400);
+    let problem = response.problem();
+    let paths: Vec<_> = problem
+        .errors
+        .iter()
+        .map(|issue| issue.path.as_str())
+        .collect();
+    assert_eq!(paths, ["$input.page", "$input.limit"]);
+}
+
+#[tokio::test]
+async fn bad_bodies_are_refused_with_a_problem() {
+    let (app, _dir) = app().await;
+    let client = app.test_client();
+    let response = client
+        .post("/bbs/articles/free")
+        .body("text/plain", "hello")
+        .send()
+        .await;
+    assert_eq!(response.status(), 415);
+    assert_eq!(response.problem().code, "unsupported_media_type");
+
+    let response = client
+        .post("/bbs/articles/free")
+        .body("application/json", "{")
+        .send()
+        .await;
+    assert_eq!(response.status(), 400);
+    assert_eq!(response.problem().code, "invalid_body");
+
+    let mut missing = create_input("x");
+    missing.as_object_mut().unwrap().remove("writer");
+    let response = client
+        .post("/bbs/articles/free")
+        .json(&missing)
+        .send()
+        .await;
+    assert_eq!(response.status(), 400);
+    assert!(
+        response.problem().detail.contains("writer"),
+        "{}",
+        response.text()
+    );
+
+    let mut wrong_enum = create_input("x");
+    wrong_enum["format"] = json!("pdf");
+    let response = client
+        .post("/bbs/articles/free")
+        .json(&wrong_enum)
+        .send()
+        .await;
+    assert_eq!(response.status(), 400);
+
+    let response = client
+        .post("/bbs/articles/free")
+        .body("application/json", "")
+        .send()
+        .await;
+    assert_eq!(response.status(), 400);
+}
+
+#[tokio::test]
+async fn unknown_paths_are_404_and_wrong_methods_405_with_allow() {
+    let (app, _dir) = app().await;
+    let client = app.test_client();
+    let response = client.get("/bbs/nothing").send().await;
+    assert_eq!(response.status(), 404);
+    assert_eq!(response.problem().code, "not_found");
+
+    let response = client
+        .post("/bbs/articles/free/00000000-0000-4000-8000-000000000000")
+        .send()
+        .await;
+    assert_eq!(response.status(), 405);
+    assert_eq!(response.header("allow"), Some("GET, HEAD, PUT, DELETE"));
+    assert_eq!(response.problem().code, "method_not_allowed");
+
+    let response = client.get("/bbs/articles/free").send().await;
+    assert_eq!(response.status(), 405);
+    assert_eq!(response.header("allow"), Some("POST, PATCH"));
+}
+
+#[tokio::test]
+async fn percent_encoded_sections_are_decoded() {
+    let (app, _dir) = app().await;
+    let client = app.test_client();
+    let created: BbsArticle = client
+        .post("/bbs/articles/q%26a%20board")
+        .json(&create_input("Question"))
+        .send()
+        .await
+        .json();
+    assert_eq!(created.section, "q&a board");
+    let response = client
+        .get(&format!("/bbs/articles/q%26a%20board/{}", created.id))
+        .send()
+        .await;
+    assert_eq!(response.status(), 200);
+}
+
+#[tokio::test]
+async fn the_routes_metadata_matches_the_contract() {
+    let (app, _dir) = app().await;
+    let routes: Vec<_> = app
+        .routes()
+        .iter()
+        .map(|meta| (meta.handler, meta.method.as_str(), meta.path, meta.status))
+        .collect();
+    assert_eq!(
+        routes,
+        [
+            ("index", "PATCH", "/bbs/articles/:section", 200),
+            ("at", "GET", "/bbs/articles/:section/:id", 200),
+            ("create", "POST", "/bbs/articles/:section", 201),
+            ("update", "PUT", "/bbs/articles/:section/:id", 200),
+            ("erase", "DELETE", "/bbs/articles/:section/:id", 204),
+        ]
+    );
+    let update = app.routes()[3];
+    assert_eq!(
+        update.summary,
+        "Update an article; needs the writer's password."
+    );
+    assert_eq!(update.controller, "BbsArticlesController");
+}

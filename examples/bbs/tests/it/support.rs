@@ -1,0 +1,110 @@
+//! Shared test fixtures.
+
+use std::{net::SocketAddr, time::Duration};
+
+use bbs::ArticleStore;
+use framework::App;
+use serde_json::{Value, json};
+use tempfile::TempDir;
+use tokio::{
+    io::{AsyncReadExt, AsyncWriteExt},
+    net::TcpStream,
+};
+
+/// An app on a fresh database in a temporary directory.
+pub async fn app() -> (App, TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = ArticleStore::open(&database_url(&dir)).await.unwrap();
+    (bbs::app(store).unwrap(), dir)
+}
+
+pub fn database_url(dir: &TempDir) -> String {
+    format!("sqlite://{}", dir.path().join("bbs.db").display())
+}
+
+pub fn create_input(title: &str) -> Value {
+    json!({
+        "writer": "Robert",
+        "title": title,
+        "body": "Hello, 世界! 👋",
+        "format": "md",
+        "files": [
+            { "name": "logo", "extension": "png", "url": "https://example.com/logo.png" },
+            { "name": null, "extension": null, "url": "https://example.com/README" }
+        ],
+        "password": "correct horse"
+    })
+}
+
+/// A response read off a socket.
+#[derive(Debug)]
+pub struct RawResponse {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl RawResponse {
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|err| panic!("{err}: {}", String::from_utf8_lossy(&self.body)))
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.as_str())
+    }
+}
+
+/// Sends one HTTP/1.1 request on a new connection and reads the answer.
+pub async fn send(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> RawResponse {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let body = body.map(|value| serde_json::to_vec(value).unwrap());
+    let mut request = format!("{method} {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\n");
+    if let Some(body) = &body {
+        request.push_str(&format!(
+            "content-type: application/json\r\ncontent-length: {}\r\n",
+            body.len()
+        ));
+    }
+    request.push_str("\r\n");
+    let mut bytes = request.into_bytes();
+    bytes.extend(body.unwrap_or_default());
+    stream.write_all(&bytes).await.unwrap();
+    let mut raw = Vec::new();
+    tokio::time::timeout(Duration::from_secs(30), stream.read_to_end(&mut raw))
+        .await
+        .expect("response within 30 s")
+        .unwrap();
+    parse_response(&raw)
+}
+
+/// Parses one response with a `content-length` body.
+pub fn parse_response(raw: &[u8]) -> RawResponse {
+    let end = raw
+        .windows(4)
+        .position(|window| window == b"\r\n\r\n")
+        .unwrap_or_else(|| panic!("no header end in {:?}", String::from_utf8_lossy(raw)));
+    let head = std::str::from_utf8(&raw[..end]).unwrap();
+    let mut lines = head.split("\r\n");
+    let status_line = lines.next().unwrap();
+    let status = status_line.split(' ').nth(1).unwrap().parse().unwrap();
+    let headers: Vec<(String, String)> = lines
+        .map(|line| {
+            let (name, value) = line.split_once(':').unwrap();
+            (name.trim().to_owned(), value.trim().to_owned())
+        })
+        .collect();
+    let length: usize = headers
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case("content-length"))
+        .map_or(0, |(_, value)| value.parse().unwrap());
+    let body = raw[end + 4..end + 4 + length].to_vec();
+    RawResponse {
+        status,
+        headers,
+        body,
+    }
+}

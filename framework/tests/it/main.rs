@@ -1,0 +1,5 @@
+//! Integration tests of the framework: extractors, answers and errors
+//! through the in-process client, and the server over real sockets.
+
+mod extractors;
+mod server;

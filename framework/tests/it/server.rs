@@ -1,0 +1,307 @@
+//! The server over real sockets: keep-alive, pipelining, HTTP/2, limits,
+//! timeouts, panics and graceful shutdown.
+
+use std::{net::SocketAddr, time::Duration};
+
+use framework::prelude::*;
+use tokio::{
+    io::{AsyncReadExt, AsyncWriteExt},
+    net::{TcpListener, TcpStream},
+    sync::oneshot,
+    task::JoinHandle,
+};
+
+struct Timing;
+
+#[controller("")]
+impl Timing {
+    #[typed_route::get("sleep/:ms")]
+    async fn sleep(&self, #[param] ms: u64) -> u64 {
+        tokio::time::sleep(Duration::from_millis(ms)).await;
+        ms
+    }
+
+    #[typed_route::post("upload")]
+    async fn upload(&self, body: TypedBody<Vec<u8>>) -> usize {
+        body.len()
+    }
+
+    #[typed_route::get("panic")]
+    async fn panics(&self) -> u64 {
+        panic!("boom")
+    }
+}
+
+struct Running {
+    addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    task: JoinHandle<std::io::Result<()>>,
+}
+
+async fn start(configure: impl FnOnce(Server) -> Server) -> Running {
+    let app = App::builder()
+        .controller(Timing)
+        .body_limit(64 * 1024)
+        .build()
+        .unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let server =
+        configure(Server::from_listener(listener).shutdown_timeout(Duration::from_secs(5)));
+    let addr = server.local_addr().unwrap();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(server.serve_with_shutdown(app, async {
+        let _ = stopped.await;
+    }));
+    Running {
+        addr,
+        stop: Some(stop),
+        task,
+    }
+}
+
+/// Reads until `count` complete responses (each with content-length) arrived.
+async fn read_responses(stream: &mut TcpStream, count: usize) -> Vec<(u16, String)> {
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        let parsed = parse_all(&raw);
+        if parsed.len() >= count {
+            return parsed;
+        }
+        let n = tokio::time::timeout(Duration::from_secs(10), stream.read(&mut buf))
+            .await
+            .expect("responses within 10 s")
+            .unwrap();
+        assert!(
+            n > 0,
+            "connection closed after {:?}",
+            String::from_utf8_lossy(&raw)
+        );
+        raw.extend_from_slice(&buf[..n]);
+    }
+}
+
+fn parse_all(mut raw: &[u8]) -> Vec<(u16, String)> {
+    let mut out = Vec::new();
+    while let Some(end) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+        let head = String::from_utf8_lossy(&raw[..end]).to_string();
+        let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+        let length: usize = head
+            .lines()
+            .find_map(|line| {
+                line.to_ascii_lowercase()
+                    .strip_prefix("content-length:")
+                    .map(|v| v.trim().parse().unwrap())
+            })
+            .unwrap_or(0);
+        if raw.len() < end + 4 + length {
+            break;
+        }
+        out.push((
+            status,
+            String::from_utf8_lossy(&raw[end + 4..end + 4 + length]).to_string(),
+        ));
+        raw = &raw[end + 4 + length..];
+    }
+    out
+}
+
+#[tokio::test]
+async fn pipelined_requests_are_answered_in_order() {
+    let server = start(|s| s).await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    // The first request is the slowest: answers must still come in order.
+    let mut requests = String::new();
+    for ms in [80, 40, 0, 20, 1] {
+        requests.push_str(&format!("GET /sleep/{ms} HTTP/1.1\r\nhost: x\r\n\r\n"));
+    }
+    stream.write_all(requests.as_bytes()).await.unwrap();
+    let responses = read_responses(&mut stream, 5).await;
+    let bodies: Vec<_> = responses
+        .iter()
+        .map(|(status, body)| (*status, body.as_str()))
+        .collect();
+    assert_eq!(
+        bodies,
+        [
+            (200, "80"),
+            (200, "40"),
+            (200, "0"),
+            (200, "20"),
+            (200, "1")
+        ]
+    );
+}
+
+#[tokio::test]
+async fn keep_alive_serves_many_requests_on_one_connection() {
+    let server = start(|s| s).await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    for ms in 0..20 {
+        stream
+            .write_all(format!("GET /sleep/{ms} HTTP/1.1\r\nhost: x\r\n\r\n").as_bytes())
+            .await
+            .unwrap();
+        let responses = read_responses(&mut stream, 1).await;
+        assert_eq!(responses[0], (200, ms.to_string()));
+    }
+}
+
+#[tokio::test]
+async fn http2_with_prior_knowledge_is_served() {
+    let server = start(|s| s).await;
+    let stream = TcpStream::connect(server.addr).await.unwrap();
+    let (mut sender, connection) = hyper::client::conn::http2::handshake(
+        hyper_util::rt::TokioExecutor::new(),
+        hyper_util::rt::TokioIo::new(stream),
+    )
+    .await
+    .unwrap();
+    tokio::spawn(connection);
+    let mut answers = Vec::new();
+    for ms in [30, 0, 10] {
+        let request = http::Request::builder()
+            .uri(format!("http://{}/sleep/{ms}", server.addr))
+            .body(http_body_util::Empty::<bytes::Bytes>::new())
+            .unwrap();
+        answers.push(sender.send_request(request));
+    }
+    for (answer, ms) in answers.into_iter().zip([30, 0, 10]) {
+        let response = answer.await.unwrap();
+        assert_eq!(response.version(), http::Version::HTTP_2);
+        assert_eq!(response.status(), 200);
+        let body = http_body_util::BodyExt::collect(response.into_body())
+            .await
+            .unwrap()
+            .to_bytes();
+        assert_eq!(body, ms.to_string());
+    }
+}
+
+#[tokio::test]
+async fn a_slow_request_head_is_cut_off() {
+    let server = start(|s| s.header_read_timeout(Duration::from_millis(300))).await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    stream
+        .write_all(b"GET /sleep/0 HTTP/1.1\r\nhost: x\r\n")
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    let mut rest = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut rest)).await;
+    assert!(read.is_ok(), "the connection was closed");
+    let waited = started.elapsed();
+    assert!(waited < Duration::from_secs(2), "closed after {waited:?}");
+    // Other clients are still served.
+    let mut other = TcpStream::connect(server.addr).await.unwrap();
+    other
+        .write_all(b"GET /sleep/0 HTTP/1.1\r\nhost: x\r\n\r\n")
+        .await
+        .unwrap();
+    assert_eq!(read_responses(&mut other, 1).await[0].0, 200);
+}
+
+#[tokio::test]
+async fn an_oversized_body_is_refused_before_it_is_sent() {
+    let server = start(|s| s).await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    stream
+        .write_all(
+            b"POST /upload HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 10000000\r\nexpect: 100-continue\r\n\r\n",
+        )
+        .await
+        .unwrap();
+    let mut raw = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut raw))
+        .await
+        .expect("answered and closed without the body")
+        .unwrap();
+    let text = String::from_utf8_lossy(&raw);
+    assert!(text.starts_with("HTTP/1.1 413"), "{text}");
+    assert!(!text.contains("100 Continue"), "{text}");
+    assert!(text.contains("payload_too_large"), "{text}");
+}
+
+#[tokio::test]
+async fn a_chunked_body_crossing_the_limit_is_413() {
+    let server = start(|s| s).await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    stream
+        .write_all(b"POST /upload HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n")
+        .await
+        .unwrap();
+    let chunk = format!("{:x}\r\n{}\r\n", 32 * 1024, "1".repeat(32 * 1024));
+    for _ in 0..3 {
+        if stream.write_all(chunk.as_bytes()).await.is_err() {
+            break;
+        }
+    }
+    let responses = read_responses(&mut stream, 1).await;
+    assert_eq!(responses[0].0, 413);
+}
+
+#[tokio::test]
+async fn a_panic_answers_500_and_the_server_keeps_serving() {
+    let server = start(|s| s).await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    stream
+        .write_all(
+            b"GET /panic HTTP/1.1\r\nhost: x\r\n\r\nGET /sleep/1 HTTP/1.1\r\nhost: x\r\n\r\n",
+        )
+        .await
+        .unwrap();
+    let responses = read_responses(&mut stream, 2).await;
+    assert_eq!(responses[0].0, 500);
+    assert_eq!(responses[1], (200, "1".to_owned()));
+}
+
+#[tokio::test]
+async fn shutdown_lets_in_flight_requests_finish_and_refuses_new_connections() {
+    let mut server = start(|s| s).await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    stream
+        .write_all(b"GET /sleep/500 HTTP/1.1\r\nhost: x\r\n\r\n")
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    server.stop.take().unwrap().send(()).unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(
+        TcpStream::connect(server.addr).await.is_err(),
+        "the listener is closed"
+    );
+    let responses = read_responses(&mut stream, 1).await;
+    assert_eq!(responses[0], (200, "500".to_owned()));
+    let finished = tokio::time::timeout(Duration::from_secs(5), server.task).await;
+    assert!(
+        matches!(finished, Ok(Ok(Ok(())))),
+        "the server returned after draining"
+    );
+}
+
+#[tokio::test]
+async fn the_connection_limit_queues_extra_clients() {
+    let server = start(|s| s.max_connections(1)).await;
+    let mut first = TcpStream::connect(server.addr).await.unwrap();
+    first
+        .write_all(b"GET /sleep/300 HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let mut second = TcpStream::connect(server.addr).await.unwrap();
+    second
+        .write_all(b"GET /sleep/0 HTTP/1.1\r\nhost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    let answer = read_responses(&mut second, 1).await;
+    assert_eq!(answer[0].0, 200);
+    assert!(
+        started.elapsed() >= Duration::from_millis(150),
+        "served only after the first closed"
+    );
+    assert_eq!(
+        read_responses(&mut first, 1).await[0],
+        (200, "300".to_owned())
+    );
+}

@@ -1,0 +1,13 @@
+use framework::prelude::*;
+
+struct Articles;
+
+#[controller("articles")]
+impl Articles {
+    #[typed_route::get("{id}")]
+    async fn at(&self) -> u32 {
+        1
+    }
+}
+
+fn main() {}

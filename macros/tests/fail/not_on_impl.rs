@@ -1,0 +1,6 @@
+use framework::prelude::*;
+
+#[controller("articles")]
+struct Articles;
+
+fn main() {}
