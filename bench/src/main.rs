@@ -4,6 +4,8 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    eprintln!("bench is not built yet: see the bench issue for the scenarios and peers it will run.");
+    eprintln!(
+        "bench is not built yet: see the bench issue for the scenarios and peers it will run."
+    );
     ExitCode::from(2)
 }
