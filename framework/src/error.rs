@@ -26,10 +26,17 @@ pub const PROBLEM_JSON: &str = "application/problem+json";
 pub struct ValidationIssue {
     /// Where the bad value is.
     pub path: String,
-    /// What was expected there.
+    /// What was expected there, as a typia type expression:
+    /// `string & Format<"uri">`, `(number & Type<"uint32">) | null`.
     pub expected: String,
-    /// The value that was found (`null` when it was missing).
-    pub value: serde_json::Value,
+    /// The value found; absent when the property was missing (typia's
+    /// `undefined`), which is not the same as `null`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::dto::present"
+    )]
+    pub value: Option<serde_json::Value>,
 }
 
 impl ValidationIssue {
@@ -42,7 +49,16 @@ impl ValidationIssue {
         ValidationIssue {
             path: path.into(),
             expected: expected.into(),
-            value: value.into(),
+            value: Some(value.into()),
+        }
+    }
+
+    /// A required property that is missing.
+    pub fn missing(path: impl Into<String>, expected: impl Into<String>) -> Self {
+        ValidationIssue {
+            path: path.into(),
+            expected: expected.into(),
+            value: None,
         }
     }
 }

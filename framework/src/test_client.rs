@@ -13,9 +13,8 @@ use crate::{app::App, error::Problem};
 ///
 /// ```
 /// use framework::prelude::*;
-/// use serde::{Deserialize, Serialize};
 ///
-/// #[derive(Serialize, Deserialize)]
+/// #[dto]
 /// struct Note { text: String }
 ///
 /// struct Notes;

@@ -7,6 +7,7 @@ use proc_macro::TokenStream;
 
 mod controller;
 mod docs;
+mod dto;
 mod handler;
 mod path;
 mod route_attr;
@@ -18,6 +19,13 @@ mod route_attr;
 #[proc_macro_attribute]
 pub fn controller(attr: TokenStream, item: TokenStream) -> TokenStream {
     controller::expand(attr.into(), item.into()).into()
+}
+
+/// Declares a DTO: `#[dto]` or `#[dto(strict)]` on a struct or enum. See
+/// `framework::dto`.
+#[proc_macro_attribute]
+pub fn dto(attr: TokenStream, item: TokenStream) -> TokenStream {
+    dto::expand(attr.into(), item.into()).into()
 }
 
 macro_rules! route_attribute {

@@ -3,29 +3,35 @@
 use std::ops::{Deref, DerefMut};
 
 use http::StatusCode;
-use serde::de::{DeserializeOwned, IntoDeserializer, value::MapDeserializer};
+use serde::de::{IntoDeserializer, value::MapDeserializer};
+use serde_json::{Map, Value};
 
 use super::{FromRequest, InputKind, InputMeta, text::TextValues};
 use crate::{
+    dto::{Dto, decode_text_map},
     error::{ApiError, ValidationIssue},
     request::RequestContext,
 };
 
-/// Request headers, read as the fields of a `T`.
+/// Request headers, read as the fields of a `T` and validated.
 ///
 /// Field names are matched against lower-case header names, so name fields
 /// with `#[serde(rename_all = "kebab-case")]` (`x_request_id` reads
 /// `X-Request-Id`). A `Vec` field takes every value of a repeated header;
-/// an `Option` field may be absent. A missing or bad header is
-/// `400 invalid_header`.
+/// an `#[optional]` field may be absent. A missing or bad header is
+/// `400 invalid_header` listing every problem (`$headers["x-tenant-id"]`).
 ///
 /// ```
 /// use framework::prelude::*;
-/// use serde::Deserialize;
 ///
-/// #[derive(Deserialize)]
+/// #[dto]
 /// #[serde(rename_all = "kebab-case")]
-/// struct Tenant { x_tenant_id: u64, x_trace: Option<String> }
+/// struct Tenant {
+///     x_tenant_id: u64,
+///     #[optional]
+///     #[tags(format = "uuid")]
+///     x_trace: Option<String>,
+/// }
 ///
 /// struct Billing;
 ///
@@ -60,7 +66,7 @@ impl<T> DerefMut for TypedHeaders<T> {
     }
 }
 
-impl<T: DeserializeOwned> FromRequest for TypedHeaders<T> {
+impl<T: Dto> FromRequest for TypedHeaders<T> {
     const INPUT: InputMeta = InputMeta {
         kind: InputKind::Headers,
         reads_body: false,
@@ -76,41 +82,51 @@ impl<T: DeserializeOwned> FromRequest for TypedHeaders<T> {
                 let text = value.to_str().map_err(|_| {
                     invalid_header(
                         name.as_str(),
-                        "expected visible ASCII text".to_owned(),
-                        serde_json::Value::Null,
+                        "string (visible ASCII text)".to_owned(),
+                        Value::from(String::from_utf8_lossy(value.as_bytes()).into_owned()),
                     )
                 })?;
                 values.push(text);
             }
             grouped.push((name.as_str(), values));
         }
-        let map =
-            MapDeserializer::new(grouped.iter().map(|(name, values)| {
-                (name.into_deserializer(), TextValues::new(values.as_slice()))
-            }));
-        T::deserialize(map)
-            .map(TypedHeaders)
-            .map_err(|err: serde::de::value::Error| {
-                invalid_header("", err.to_string(), serde_json::Value::Null)
-            })
+        decode_text_map(
+            || {
+                let map = MapDeserializer::new(grouped.iter().map(|(name, values)| {
+                    (name.into_deserializer(), TextValues::new(values.as_slice()))
+                }));
+                T::deserialize(map).map_err(|err: serde::de::value::Error| err.to_string())
+            },
+            || {
+                let object: Map<String, Value> = grouped
+                    .iter()
+                    .map(|(name, values)| {
+                        let value = match values.as_slice() {
+                            [one] => Value::from(*one),
+                            many => Value::from(many.to_vec()),
+                        };
+                        ((*name).to_owned(), value)
+                    })
+                    .collect();
+                Value::Object(object)
+            },
+            "$headers",
+            "invalid_header",
+            "headers",
+        )
+        .map(TypedHeaders)
     }
 }
 
-fn invalid_header(name: &str, reason: String, value: serde_json::Value) -> ApiError {
-    let path = if name.is_empty() {
-        "$headers".to_owned()
-    } else {
-        format!("$headers[{name:?}]")
-    };
-    let subject = if name.is_empty() {
-        "headers".to_owned()
-    } else {
-        format!("header `{name}`")
-    };
+fn invalid_header(name: &str, reason: String, value: Value) -> ApiError {
     ApiError::new(
         StatusCode::BAD_REQUEST,
         "invalid_header",
-        format!("{subject}: {reason}"),
+        format!("header `{name}`: {reason}"),
     )
-    .with_issues([ValidationIssue::new(path, reason, value)])
+    .with_issues([ValidationIssue::new(
+        format!("$headers[{name:?}]"),
+        reason,
+        value,
+    )])
 }

@@ -7,13 +7,15 @@ use super::text::TextValues;
 use crate::{
     error::{ApiError, ValidationIssue},
     request::RequestContext,
+    schema::{ToSchema, expected, schema_of},
 };
 
 /// Reads the `index`-th path parameter, named `name`, as a `T`: strings,
-/// integers, booleans, `Uuid`s and unit enums (by their serde names) work.
-/// A bad value is a `400 invalid_path_parameter` that names the parameter.
+/// integers, booleans, `Uuid`s and `#[dto]` enums (by their wire names)
+/// work. A bad value is a `400 invalid_path_parameter` that names the
+/// parameter and says what it should have been.
 #[doc(hidden)]
-pub fn path_param<T: DeserializeOwned>(
+pub fn path_param<T: DeserializeOwned + ToSchema + 'static>(
     cx: &RequestContext,
     index: usize,
     name: &'static str,
@@ -24,15 +26,17 @@ pub fn path_param<T: DeserializeOwned>(
         ))
     })?;
     let values = [value];
-    T::deserialize(TextValues::new(&values)).map_err(|err| {
+    T::deserialize(TextValues::new(&values)).map_err(|_| {
+        let described = schema_of::<T>();
+        let expected = expected(&described.schema, &described.registry);
         ApiError::new(
             StatusCode::BAD_REQUEST,
             "invalid_path_parameter",
-            format!("path parameter `{name}`: {err}"),
+            format!("path parameter `{name}`: {value:?} is not {expected}"),
         )
         .with_issues([ValidationIssue::new(
             format!("$path.{name}"),
-            err.to_string(),
+            expected,
             value,
         )])
     })

@@ -2,33 +2,42 @@
 
 use std::ops::{Deref, DerefMut};
 
-use http::StatusCode;
-use serde::de::DeserializeOwned;
-
 use super::{FromRequest, InputKind, InputMeta};
 use crate::{
-    error::{ApiError, ValidationIssue},
+    dto::{Dto, decode_text_map},
+    error::ApiError,
     request::RequestContext,
 };
 
 /// The deepest nesting a query string may have (`a[b][c]...`).
 const MAX_QUERY_DEPTH: usize = 8;
 
-/// The query string, parsed as a `T`, nested objects and arrays included:
-/// `?page=2&search[writer]=kim&sort[0]=-created_at&sort[1]=+title`.
+/// The query string, parsed as a `T` and validated, nested objects and
+/// arrays included: `?page=2&search[writer]=kim&sort[0]=-created_at`.
 ///
 /// Brackets may be percent-encoded (as browsers' `URLSearchParams` does);
-/// `+` means a space. A query that is not a `T` is `400 invalid_query`.
+/// `+` means a space. A query that is not a valid `T` is
+/// `400 invalid_query` listing every problem (`$query.page`).
 ///
 /// ```
 /// use framework::prelude::*;
-/// use serde::Deserialize;
 ///
-/// #[derive(Deserialize)]
-/// struct Search { writer: Option<String>, tags: Option<Vec<String>> }
+/// #[dto]
+/// struct Search {
+///     #[optional]
+///     writer: Option<String>,
+///     #[optional]
+///     tags: Option<Vec<String>>,
+/// }
 ///
-/// #[derive(Deserialize)]
-/// struct Listing { page: Option<u32>, search: Option<Search> }
+/// #[dto]
+/// struct Listing {
+///     #[optional]
+///     #[tags(minimum = 1)]
+///     page: Option<u32>,
+///     #[optional]
+///     search: Option<Search>,
+/// }
 ///
 /// struct Articles;
 ///
@@ -63,7 +72,7 @@ impl<T> DerefMut for TypedQuery<T> {
     }
 }
 
-impl<T: DeserializeOwned> FromRequest for TypedQuery<T> {
+impl<T: Dto> FromRequest for TypedQuery<T> {
     const INPUT: InputMeta = InputMeta {
         kind: InputKind::Query,
         reads_body: false,
@@ -75,38 +84,49 @@ impl<T: DeserializeOwned> FromRequest for TypedQuery<T> {
     }
 }
 
-pub(crate) fn parse_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
-    serde_qs::Config::new()
-        .max_depth(MAX_QUERY_DEPTH)
-        .use_form_encoding(true)
-        .deserialize_str(query)
-        .map_err(|err| {
-            let reason = err.to_string();
-            ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "invalid_query",
-                format!("query: {reason}"),
-            )
-            .with_issues([ValidationIssue::new("$query", reason, query)])
-        })
+const QS: serde_qs::Config = serde_qs::Config::new()
+    .max_depth(MAX_QUERY_DEPTH)
+    .use_form_encoding(true);
+
+pub(crate) fn parse_query<T: Dto>(query: &str) -> Result<T, ApiError> {
+    decode_text_map(
+        || {
+            QS.deserialize_str::<T>(query)
+                .map_err(|err| err.to_string())
+        },
+        || {
+            QS.deserialize_str::<serde_json::Value>(query)
+                .unwrap_or_else(|_| serde_json::Value::from(query))
+        },
+        "$query",
+        "invalid_query",
+        "query",
+    )
 }
 
 #[cfg(test)]
 mod tests {
-    use serde::Deserialize;
+    use http::StatusCode;
 
     use super::*;
 
-    #[derive(Debug, Deserialize, PartialEq)]
+    #[macros::dto]
+    #[derive(Debug, PartialEq)]
     struct Search {
+        #[optional]
         writer: Option<String>,
+        #[optional]
         title: Option<String>,
     }
 
-    #[derive(Debug, Deserialize, PartialEq)]
+    #[macros::dto]
+    #[derive(Debug, PartialEq)]
     struct Listing {
+        #[optional]
         page: Option<u32>,
+        #[optional]
         search: Option<Search>,
+        #[optional]
         sort: Option<Vec<String>>,
     }
 
@@ -134,8 +154,11 @@ mod tests {
 
     #[test]
     fn refuses_a_wrong_type() {
-        let err = parse_query::<Listing>("page=first").unwrap_err();
+        let err = parse_query::<Listing>("page=first&search[writer]=x").unwrap_err();
         assert_eq!(err.status(), StatusCode::BAD_REQUEST);
         assert_eq!(err.code(), "invalid_query");
+        assert_eq!(err.issues().len(), 1);
+        assert_eq!(err.issues()[0].path, "$query.page");
+        assert_eq!(err.issues()[0].expected, "number & Type<\"uint32\">");
     }
 }

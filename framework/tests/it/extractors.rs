@@ -1,40 +1,53 @@
 //! Extractors, answers and errors, through the in-process client.
 
 use framework::{BuildError, prelude::*};
-use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-#[derive(Debug, Deserialize, Serialize, PartialEq)]
+#[dto]
+#[derive(Debug, PartialEq)]
 #[serde(rename_all = "lowercase")]
 enum Section {
     Free,
     Notice,
 }
 
-#[derive(Debug, Deserialize, Serialize, PartialEq)]
+#[dto]
+#[derive(Debug, PartialEq)]
 struct Search {
+    #[optional]
     writer: Option<String>,
+    #[optional]
+    #[tags(items(min_length = 1))]
     tags: Option<Vec<String>>,
 }
 
-#[derive(Debug, Deserialize, Serialize, PartialEq)]
+#[dto]
+#[derive(Debug, PartialEq)]
 struct Listing {
+    #[optional]
+    #[tags(minimum = 1)]
     page: Option<u32>,
+    #[optional]
     search: Option<Search>,
+    #[optional]
     sort: Option<Vec<String>>,
 }
 
-#[derive(Debug, Deserialize, Serialize, PartialEq)]
+#[dto]
+#[derive(Debug, PartialEq)]
 #[serde(rename_all = "kebab-case")]
 struct Tenant {
     x_tenant_id: u64,
+    #[optional]
     x_trace: Option<String>,
     accept_language: Vec<String>,
 }
 
-#[derive(Debug, Deserialize, Serialize, PartialEq)]
+#[dto]
+#[derive(Debug, PartialEq)]
 struct Echo {
+    #[tags(max_length = 10)]
     text: String,
     count: u8,
 }
@@ -132,10 +145,10 @@ async fn path_params_parse_enums_uuids_and_integers() {
     assert_eq!(response.status(), 400);
     let problem = response.problem();
     assert_eq!(problem.errors[0].path, "$path.section");
-    assert!(
-        problem.detail.contains("unknown variant `other`"),
-        "{}",
-        problem.detail
+    assert_eq!(problem.errors[0].expected, r#""free" | "notice""#);
+    assert_eq!(
+        problem.detail,
+        r#"path parameter `section`: "other" is not "free" | "notice""#
     );
 
     let response = client
@@ -145,9 +158,13 @@ async fn path_params_parse_enums_uuids_and_integers() {
     assert_eq!(response.status(), 400);
     let problem = response.problem();
     assert_eq!(problem.code, "invalid_path_parameter");
+    assert_eq!(problem.errors[0].expected, r#"number & Type<"int16">"#);
+    assert_eq!(problem.errors[0].value, Some(json!("40000")));
+
+    let response = client.get("/probe/free/items/1234/1").send().await;
     assert_eq!(
-        problem.detail,
-        "path parameter `n`: expected a 16-bit integer, found \"40000\""
+        response.problem().errors[0].expected,
+        r#"string & Format<"uuid">"#
     );
 
     let response = client
@@ -190,6 +207,26 @@ async fn queries_take_nested_objects_and_arrays() {
     let response = client.get("/probe/free/query?page=-1").send().await;
     assert_eq!(response.status(), 400);
     assert_eq!(response.problem().code, "invalid_query");
+
+    // Every problem is listed, constraint and type errors alike.
+    let response = client
+        .get("/probe/free/query?page=0&search[tags][0]=&search[tags][1]=ok")
+        .send()
+        .await;
+    assert_eq!(response.status(), 400);
+    let problem = response.problem();
+    let issues: Vec<_> = problem
+        .errors
+        .iter()
+        .map(|issue| (issue.path.as_str(), issue.expected.as_str()))
+        .collect();
+    assert_eq!(
+        issues,
+        [
+            ("$query.page", r#"number & Type<"uint32"> & Minimum<1>"#),
+            ("$query.search.tags[0]", "string & MinLength<1>"),
+        ]
+    );
 }
 
 #[tokio::test]
@@ -219,7 +256,8 @@ async fn headers_are_read_by_name() {
     assert_eq!(response.status(), 400);
     let problem = response.problem();
     assert_eq!(problem.code, "invalid_header");
-    assert!(problem.detail.contains("x-tenant-id"), "{}", problem.detail);
+    assert_eq!(problem.errors[0].path, r#"$headers["x-tenant-id"]"#);
+    assert_eq!(problem.errors[0].value, None, "missing, not null");
     let response = client
         .get("/probe/free/headers")
         .header("x-tenant-id", "many")
@@ -258,7 +296,43 @@ async fn bodies_are_json_within_the_limit() {
         .send()
         .await;
     assert_eq!(response.status(), 400);
-    assert_eq!(response.problem().code, "invalid_body");
+    let problem = response.problem();
+    assert_eq!(problem.code, "invalid_body");
+    assert_eq!(problem.errors.len(), 1);
+    assert_eq!(problem.errors[0].path, "$input.count");
+    assert_eq!(problem.errors[0].expected, r#"number & Type<"uint8">"#);
+
+    let response = client
+        .post("/probe/free/echo")
+        .body(
+            "application/json",
+            r#"{"text":"much too long","count":-1,"extra":true}"#,
+        )
+        .send()
+        .await;
+    let problem = response.problem();
+    let paths: Vec<_> = problem
+        .errors
+        .iter()
+        .map(|issue| issue.path.as_str())
+        .collect();
+    assert_eq!(
+        paths,
+        ["$input.text", "$input.count"],
+        "lenient: extra properties are ignored"
+    );
+
+    let response = client
+        .post("/probe/free/echo")
+        .body("application/json", "{\"text\": ")
+        .send()
+        .await;
+    assert_eq!(response.status(), 400);
+    assert!(
+        response.problem().detail.contains("not valid JSON"),
+        "{}",
+        response.text()
+    );
 
     let big = json!({ "text": "x".repeat(2000), "count": 1 });
     let response = client.post("/probe/free/echo").json(&big).send().await;

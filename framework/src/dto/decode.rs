@@ -1,0 +1,135 @@
+//! Inputs into DTOs: one pass on success (simd-json straight into the type,
+//! then the generated checks), a second pass over the JSON for the full
+//! error list only when the first refused the input.
+
+use std::cell::RefCell;
+
+use http::StatusCode;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::{Dto, Report};
+use crate::{
+    error::{ApiError, ValidationIssue},
+    schema::{expected, schema_of},
+};
+
+/// The deepest nesting of arrays and objects a JSON body may have.
+pub const MAX_JSON_DEPTH: usize = 128;
+
+thread_local! {
+    /// simd-json rewrites its input and needs working buffers; both are
+    /// kept per thread so that parsing allocates only the value itself.
+    static SCRATCH: RefCell<(Vec<u8>, simd_json::Buffers)> =
+        RefCell::new((Vec::new(), simd_json::Buffers::with_max_depth(0, MAX_JSON_DEPTH)));
+}
+
+/// Parses and validates a JSON body (`root` is `$input`), or reports every
+/// problem with it as `400 invalid_body`.
+pub(crate) fn decode_json<T: Dto>(body: &[u8], root: &str) -> Result<T, ApiError> {
+    let parsed = SCRATCH.with(|scratch| {
+        let mut scratch = scratch.borrow_mut();
+        let (input, buffers) = &mut *scratch;
+        input.clear();
+        input.extend_from_slice(body);
+        simd_json::serde::from_slice_with_buffers::<T>(input, buffers)
+            .map_err(|err| err.to_string())
+    });
+    match parsed {
+        Ok(value) if value.is_valid() => Ok(value),
+        Ok(_) => Err(report_json::<T>(body, root, None)),
+        Err(reason) => Err(report_json::<T>(body, root, Some(reason))),
+    }
+}
+
+/// The full report of a refused JSON body.
+fn report_json<T: Dto>(body: &[u8], root: &str, parse_error: Option<String>) -> ApiError {
+    let described = schema_of::<T>();
+    let expected_text = expected(&described.schema, &described.registry);
+    let value: Value = match serde_json::from_slice(body) {
+        Ok(value) => value,
+        Err(err) => {
+            let reason = format!("not valid JSON: {err}");
+            return ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "invalid_body",
+                format!("body: {reason}"),
+            )
+            .with_issues([ValidationIssue::missing(
+                root,
+                format!("{expected_text} (as JSON)"),
+            )]);
+        }
+    };
+    let mut issues = Report::new(&described.registry, false).run(&value, &described.schema, root);
+    if issues.is_empty() {
+        // The schema walk found nothing the parser refused (e.g. a number
+        // too precise for its type): report the parser's reason.
+        let reason = parse_error.unwrap_or_else(|| "a constraint is not met".to_owned());
+        issues.push(ValidationIssue::new(
+            root,
+            format!("{expected_text} ({reason})"),
+            value,
+        ));
+    }
+    invalid("invalid_body", "body", issues)
+}
+
+/// Parses and validates text fields (query or headers) given as a JSON
+/// object of strings, with `root` `$query` or `$headers`. `parse` is the
+/// fast path; the report treats numbers and booleans written as text as
+/// what they stand for.
+pub(crate) fn decode_text_map<T: Dto>(
+    parse: impl FnOnce() -> Result<T, String>,
+    as_json: impl FnOnce() -> Value,
+    root: &str,
+    code: &'static str,
+    subject: &str,
+) -> Result<T, ApiError> {
+    let reason = match parse() {
+        Ok(value) if value.is_valid() => return Ok(value),
+        Ok(_) => None,
+        Err(reason) => Some(reason),
+    };
+    let described = schema_of::<T>();
+    let value = as_json();
+    let mut issues = Report::new(&described.registry, true).run(&value, &described.schema, root);
+    if issues.is_empty() {
+        let expected_text = expected(&described.schema, &described.registry);
+        let reason = reason.unwrap_or_else(|| "a constraint is not met".to_owned());
+        issues.push(ValidationIssue::new(
+            root,
+            format!("{expected_text} ({reason})"),
+            value,
+        ));
+    }
+    Err(invalid(code, subject, issues))
+}
+
+/// `400` with the issues, the first one in the message.
+fn invalid(code: &'static str, subject: &str, issues: Vec<ValidationIssue>) -> ApiError {
+    let message = match issues.as_slice() {
+        [] => format!("{subject}: invalid"),
+        [only] => format!("{subject}: {} is not {}", only.path, only.expected),
+        [first, rest @ ..] => format!(
+            "{subject}: {} is not {} (and {} more issues)",
+            first.path,
+            first.expected,
+            rest.len()
+        ),
+    };
+    ApiError::new(StatusCode::BAD_REQUEST, code, message).with_issues(issues)
+}
+
+/// Deserializes a JSON value into `T` for a user-written check.
+#[doc(hidden)]
+pub fn run_check<T: DeserializeOwned>(
+    value: &Value,
+    check: fn(&T) -> Result<(), String>,
+) -> Result<(), String> {
+    match T::deserialize(value) {
+        Ok(typed) => check(&typed),
+        // The type is reported by the schema walk; nothing to add.
+        Err(_) => Ok(()),
+    }
+}

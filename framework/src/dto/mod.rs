@@ -1,0 +1,184 @@
+//! DTOs: types declared once with `#[dto]`, which gives them serde, a
+//! schema, compile-time generated constraint checks and random values.
+
+#[doc(hidden)]
+pub mod check;
+mod decode;
+mod presence;
+mod random;
+mod report;
+
+pub use random::{Random, random_value};
+
+pub use decode::MAX_JSON_DEPTH;
+#[doc(hidden)]
+pub use decode::run_check;
+pub(crate) use decode::{decode_json, decode_text_map};
+#[doc(hidden)]
+pub use presence::{nullable, present};
+pub(crate) use report::Report;
+
+use std::{
+    collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque},
+    sync::Arc,
+};
+
+use serde::{Serialize, de::DeserializeOwned};
+
+use crate::schema::ToSchema;
+
+/// A value whose constraints can be checked: `#[dto]` generates the check
+/// from the declaration's tags, at compile time.
+///
+/// `is_valid` is the fast path: it allocates nothing and stops at the first
+/// broken constraint. The list of every error is made, only for refused
+/// inputs, from the type's schema.
+///
+/// ```
+/// use framework::Validate;
+/// assert!(vec![1u32, 2].is_valid());
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be validated",
+    label = "declare it with `#[dto]`"
+)]
+pub trait Validate {
+    /// Whether every constraint holds.
+    fn is_valid(&self) -> bool;
+}
+
+/// Everything an input or output type needs: serde both ways, a schema and
+/// validation. Implemented for every type that has them, which `#[dto]`
+/// gives.
+///
+/// ```
+/// use framework::prelude::*;
+///
+/// #[dto]
+/// struct Rename {
+///     #[tags(min_length = 3, max_length = 50)]
+///     title: String,
+/// }
+///
+/// fn takes<T: Dto>() {}
+/// takes::<Rename>();
+/// takes::<Vec<Option<u32>>>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a DTO",
+    label = "declare it with `#[dto]`",
+    note = "`#[dto]` on a struct or enum gives it serde, a schema and validation from one declaration"
+)]
+pub trait Dto: Serialize + DeserializeOwned + Validate + ToSchema + Send + 'static {}
+
+impl<T: Serialize + DeserializeOwned + Validate + ToSchema + Send + 'static> Dto for T {}
+
+macro_rules! always_valid {
+    ($($ty:ty),*) => {$(
+        impl Validate for $ty {
+            #[inline]
+            fn is_valid(&self) -> bool {
+                true
+            }
+        }
+    )*};
+}
+
+always_valid!(
+    bool,
+    i8,
+    i16,
+    i32,
+    i64,
+    isize,
+    u8,
+    u16,
+    u32,
+    u64,
+    usize,
+    f32,
+    f64,
+    char,
+    (),
+    String,
+    str,
+    uuid::Uuid,
+    chrono::NaiveDate,
+    serde_json::Value
+);
+
+impl<Tz: chrono::TimeZone> Validate for chrono::DateTime<Tz> {
+    #[inline]
+    fn is_valid(&self) -> bool {
+        true
+    }
+}
+
+impl<T: Validate> Validate for Option<T> {
+    #[inline]
+    fn is_valid(&self) -> bool {
+        self.as_ref().is_none_or(T::is_valid)
+    }
+}
+
+impl<T: Validate> Validate for Vec<T> {
+    #[inline]
+    fn is_valid(&self) -> bool {
+        self.iter().all(T::is_valid)
+    }
+}
+
+impl<T: Validate> Validate for VecDeque<T> {
+    fn is_valid(&self) -> bool {
+        self.iter().all(T::is_valid)
+    }
+}
+
+impl<T: Validate> Validate for [T] {
+    fn is_valid(&self) -> bool {
+        self.iter().all(T::is_valid)
+    }
+}
+
+impl<T: Validate, S> Validate for HashSet<T, S> {
+    fn is_valid(&self) -> bool {
+        self.iter().all(T::is_valid)
+    }
+}
+
+impl<T: Validate> Validate for BTreeSet<T> {
+    fn is_valid(&self) -> bool {
+        self.iter().all(T::is_valid)
+    }
+}
+
+impl<V: Validate, S> Validate for HashMap<String, V, S> {
+    fn is_valid(&self) -> bool {
+        self.values().all(V::is_valid)
+    }
+}
+
+impl<V: Validate> Validate for BTreeMap<String, V> {
+    fn is_valid(&self) -> bool {
+        self.values().all(V::is_valid)
+    }
+}
+
+impl<T: Validate + ?Sized> Validate for Box<T> {
+    #[inline]
+    fn is_valid(&self) -> bool {
+        T::is_valid(self)
+    }
+}
+
+impl<T: Validate + ?Sized> Validate for Arc<T> {
+    fn is_valid(&self) -> bool {
+        T::is_valid(self)
+    }
+}
+
+impl<T: Validate + ?Sized> Validate for &T {
+    fn is_valid(&self) -> bool {
+        T::is_valid(self)
+    }
+}

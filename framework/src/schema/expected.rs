@@ -1,0 +1,103 @@
+//! What a schema expects, written as typia writes it:
+//! `string & Format<"uri">`, `(number & Type<"uint32">) | null`.
+
+use std::fmt::Write;
+
+use super::{Bounds, Registry, Schema, TypeKind};
+
+/// The type expression of `schema`.
+pub(crate) fn expected(schema: &Schema, registry: &Registry) -> String {
+    let mut out = String::new();
+    write_expected(&mut out, schema, registry);
+    out
+}
+
+fn write_expected(out: &mut String, schema: &Schema, registry: &Registry) {
+    match schema {
+        Schema::Any => out.push_str("any"),
+        Schema::Null => out.push_str("null"),
+        Schema::Boolean => out.push_str("boolean"),
+        Schema::Integer(int) => {
+            let _ = write!(out, "number & Type<\"{}\">", int.format.name());
+            write_bounds(out, &int.bounds);
+        }
+        Schema::Number(number) => {
+            out.push_str("number");
+            write_bounds(out, &number.bounds);
+        }
+        Schema::String(string) => {
+            out.push_str("string");
+            if let Some(format) = string.format {
+                let _ = write!(out, " & Format<\"{}\">", format.name());
+            }
+            if let Some(n) = string.min_length {
+                let _ = write!(out, " & MinLength<{n}>");
+            }
+            if let Some(n) = string.max_length {
+                let _ = write!(out, " & MaxLength<{n}>");
+            }
+            if let Some(pattern) = &string.pattern {
+                let _ = write!(
+                    out,
+                    " & Pattern<{}>",
+                    serde_json::Value::from(pattern.as_str())
+                );
+            }
+        }
+        Schema::Array(array) => {
+            out.push_str("Array<");
+            write_expected(out, &array.items, registry);
+            out.push('>');
+            if let Some(n) = array.min_items {
+                let _ = write!(out, " & MinItems<{n}>");
+            }
+            if let Some(n) = array.max_items {
+                let _ = write!(out, " & MaxItems<{n}>");
+            }
+            if array.unique_items {
+                out.push_str(" & UniqueItems");
+            }
+        }
+        Schema::Map(values) => {
+            out.push_str("Record<string, ");
+            write_expected(out, values, registry);
+            out.push('>');
+        }
+        Schema::Nullable(inner) => {
+            let inner_text = expected(inner, registry);
+            if inner_text.contains(' ') {
+                let _ = write!(out, "({inner_text}) | null");
+            } else {
+                let _ = write!(out, "{inner_text} | null");
+            }
+        }
+        Schema::Ref(id) => {
+            let def = registry.get(*id);
+            match &def.kind {
+                TypeKind::StringEnum(values) => {
+                    let literals: Vec<String> = values
+                        .iter()
+                        .map(|value| serde_json::Value::from(value.value.as_str()).to_string())
+                        .collect();
+                    out.push_str(&literals.join(" | "));
+                }
+                TypeKind::Object(_) | TypeKind::Union(_) => out.push_str(&def.name),
+            }
+        }
+    }
+}
+
+fn write_bounds(out: &mut String, bounds: &Bounds) {
+    let entries = [
+        ("Minimum", bounds.minimum),
+        ("Maximum", bounds.maximum),
+        ("ExclusiveMinimum", bounds.exclusive_minimum),
+        ("ExclusiveMaximum", bounds.exclusive_maximum),
+        ("MultipleOf", bounds.multiple_of),
+    ];
+    for (name, value) in entries {
+        if let Some(value) = value {
+            let _ = write!(out, " & {name}<{value}>");
+        }
+    }
+}

@@ -1,0 +1,346 @@
+//! Schemas: what a DTO looks like on the wire, as its `#[dto]` declaration
+//! says. The same model drives the error report of a refused input, random
+//! values, and (later) the OpenAPI document and the SDKs.
+
+mod expected;
+mod format;
+mod impls;
+mod registry;
+mod tags;
+
+pub use format::Format;
+pub use registry::{DefId, Registry, SchemaOf, schema_of};
+pub use tags::Tag;
+
+pub(crate) use expected::expected;
+
+/// The name a schema is shown with: a named type's name, or its type
+/// expression. Names generic DTOs: `Page<ArticleSummary>`.
+#[doc(hidden)]
+pub fn type_label(schema: &Schema, registry: &Registry) -> String {
+    match schema {
+        Schema::Ref(id) => registry.get(*id).name.clone(),
+        other => expected(other, registry),
+    }
+}
+pub(crate) use format::pattern_regex;
+#[doc(hidden)]
+pub use tags::apply_tags;
+
+use serde_json::Value;
+
+/// The JSON shape of a value, with its constraints.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Schema {
+    /// Any JSON value.
+    Any,
+    /// `null` only.
+    Null,
+    /// `true` or `false`.
+    Boolean,
+    /// A whole number of a given width.
+    Integer(IntegerSchema),
+    /// A number.
+    Number(NumberSchema),
+    /// A string.
+    String(StringSchema),
+    /// An array.
+    Array(ArraySchema),
+    /// An object with string keys and values of one schema.
+    Map(Box<Schema>),
+    /// The schema, or `null`.
+    Nullable(Box<Schema>),
+    /// A named type, defined in the [`Registry`].
+    Ref(DefId),
+}
+
+/// Inclusive and exclusive bounds and a divisor, for numbers.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Bounds {
+    /// `Minimum<n>`: value >= n.
+    pub minimum: Option<f64>,
+    /// `Maximum<n>`: value <= n.
+    pub maximum: Option<f64>,
+    /// `ExclusiveMinimum<n>`: value > n.
+    pub exclusive_minimum: Option<f64>,
+    /// `ExclusiveMaximum<n>`: value < n.
+    pub exclusive_maximum: Option<f64>,
+    /// `MultipleOf<n>`: value / n is whole.
+    pub multiple_of: Option<f64>,
+}
+
+impl Bounds {
+    /// Whether `value` is within every bound.
+    pub fn contains(&self, value: f64) -> bool {
+        self.minimum.is_none_or(|min| value >= min)
+            && self.maximum.is_none_or(|max| value <= max)
+            && self.exclusive_minimum.is_none_or(|min| value > min)
+            && self.exclusive_maximum.is_none_or(|max| value < max)
+            && self
+                .multiple_of
+                .is_none_or(|step| is_multiple_of(value, step))
+    }
+}
+
+/// Whether `value` is a whole multiple of `step`, allowing for binary
+/// floating point (`0.3` is a multiple of `0.1`).
+pub(crate) fn is_multiple_of(value: f64, step: f64) -> bool {
+    if step <= 0.0 || !step.is_finite() {
+        return false;
+    }
+    let quotient = value / step;
+    let nearest = quotient.round();
+    (quotient - nearest).abs() <= 1e-9 * nearest.abs().max(1.0)
+}
+
+/// The width of an integer, from its Rust type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntegerFormat {
+    /// `i8`
+    Int8,
+    /// `i16`
+    Int16,
+    /// `i32`
+    Int32,
+    /// `i64`, `isize`
+    Int64,
+    /// `u8`
+    Uint8,
+    /// `u16`
+    Uint16,
+    /// `u32`
+    Uint32,
+    /// `u64`, `usize`
+    Uint64,
+}
+
+impl IntegerFormat {
+    /// typia's name: `int32`, `uint64`, ...
+    pub const fn name(self) -> &'static str {
+        match self {
+            IntegerFormat::Int8 => "int8",
+            IntegerFormat::Int16 => "int16",
+            IntegerFormat::Int32 => "int32",
+            IntegerFormat::Int64 => "int64",
+            IntegerFormat::Uint8 => "uint8",
+            IntegerFormat::Uint16 => "uint16",
+            IntegerFormat::Uint32 => "uint32",
+            IntegerFormat::Uint64 => "uint64",
+        }
+    }
+
+    /// The smallest and largest value.
+    pub const fn range(self) -> (i128, i128) {
+        match self {
+            IntegerFormat::Int8 => (i8::MIN as i128, i8::MAX as i128),
+            IntegerFormat::Int16 => (i16::MIN as i128, i16::MAX as i128),
+            IntegerFormat::Int32 => (i32::MIN as i128, i32::MAX as i128),
+            IntegerFormat::Int64 => (i64::MIN as i128, i64::MAX as i128),
+            IntegerFormat::Uint8 => (0, u8::MAX as i128),
+            IntegerFormat::Uint16 => (0, u16::MAX as i128),
+            IntegerFormat::Uint32 => (0, u32::MAX as i128),
+            IntegerFormat::Uint64 => (0, u64::MAX as i128),
+        }
+    }
+}
+
+/// An integer schema.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IntegerSchema {
+    /// Width and signedness.
+    pub format: IntegerFormat,
+    /// Bounds from tags.
+    pub bounds: Bounds,
+}
+
+/// The precision of a number, from its Rust type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NumberFormat {
+    /// `f32`
+    Float,
+    /// `f64`
+    Double,
+}
+
+/// A number schema.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NumberSchema {
+    /// Precision.
+    pub format: NumberFormat,
+    /// Bounds from tags.
+    pub bounds: Bounds,
+}
+
+/// A string schema.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StringSchema {
+    /// `Format<"...">`.
+    pub format: Option<Format>,
+    /// `MinLength<n>`, in Unicode code points as JSON Schema counts.
+    pub min_length: Option<u64>,
+    /// `MaxLength<n>`, in Unicode code points.
+    pub max_length: Option<u64>,
+    /// `Pattern<"...">`: a regular expression the string must match
+    /// (unanchored, as in JSON Schema).
+    pub pattern: Option<String>,
+}
+
+/// An array schema.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArraySchema {
+    /// Every item's schema.
+    pub items: Box<Schema>,
+    /// `MinItems<n>`.
+    pub min_items: Option<u64>,
+    /// `MaxItems<n>`.
+    pub max_items: Option<u64>,
+    /// `UniqueItems`: no two items are equal JSON values.
+    pub unique_items: bool,
+}
+
+/// A named type: a `#[dto]` struct or enum.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeDef {
+    /// The name people read: `BbsArticle`, `Page<ArticleSummary>`.
+    pub name: String,
+    /// The Rust type, for reports of ambiguous names.
+    pub rust_name: &'static str,
+    /// The doc comment.
+    pub description: String,
+    /// What it is.
+    pub kind: TypeKind,
+}
+
+/// The kinds of named types.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeKind {
+    /// A struct: an object with known fields.
+    Object(ObjectDef),
+    /// An enum of unit variants: one of some strings.
+    StringEnum(Vec<EnumValue>),
+    /// An enum with data: one of some shapes.
+    Union(UnionDef),
+}
+
+/// An object's fields.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ObjectDef {
+    /// The fields in declaration order.
+    pub fields: Vec<FieldDef>,
+    /// Whether unknown properties are refused (`#[dto(strict)]`).
+    pub strict: bool,
+}
+
+/// One field of an object.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldDef {
+    /// The name on the wire.
+    pub name: String,
+    /// The value's schema.
+    pub schema: Schema,
+    /// Whether the property must be present.
+    pub required: bool,
+    /// The doc comment.
+    pub description: String,
+    /// `Default<v>`, or the value serde fills in when absent.
+    pub default: Option<Value>,
+    /// `Example<v>`.
+    pub example: Option<Value>,
+    /// A user-written check (`#[tags(check = path::to::fn)]`).
+    pub check: Option<CustomCheck>,
+}
+
+/// A user-written check of a field, for what tags cannot say.
+#[derive(Clone, Copy, Debug)]
+pub struct CustomCheck {
+    /// The function's path as written, shown as `Check<name>`.
+    pub name: &'static str,
+    /// Runs the check on the field's JSON value.
+    pub run: fn(&Value) -> Result<(), String>,
+}
+
+impl PartialEq for CustomCheck {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+/// One value of a string enum.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnumValue {
+    /// The string on the wire.
+    pub value: String,
+    /// The variant's doc comment.
+    pub description: String,
+}
+
+/// How serde writes an enum with data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UnionRepr {
+    /// `{ "Variant": { ... } }` (serde's default).
+    External,
+    /// `{ "type": "Variant", ... }` (`#[serde(tag = "type")]`).
+    Internal {
+        /// The tag property.
+        tag: String,
+    },
+    /// `{ "t": "Variant", "c": ... }` (`#[serde(tag = "t", content = "c")]`).
+    Adjacent {
+        /// The tag property.
+        tag: String,
+        /// The content property.
+        content: String,
+    },
+    /// The variant's own shape (`#[serde(untagged)]`).
+    Untagged,
+}
+
+/// An enum with data.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnionDef {
+    /// How the variant is told apart.
+    pub repr: UnionRepr,
+    /// The variants.
+    pub variants: Vec<VariantDef>,
+}
+
+/// One variant of an enum with data.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VariantDef {
+    /// The name on the wire.
+    pub name: String,
+    /// The doc comment.
+    pub description: String,
+    /// What it carries.
+    pub kind: VariantKind,
+}
+
+/// What a variant carries.
+#[derive(Clone, Debug, PartialEq)]
+pub enum VariantKind {
+    /// Nothing.
+    Unit,
+    /// One value.
+    Newtype(Schema),
+    /// Named fields.
+    Struct(ObjectDef),
+}
+
+/// A type with a schema. `#[dto]` implements it; the framework implements
+/// it for strings, numbers, booleans, `Uuid`, chrono's dates, `Vec`,
+/// `Option`, maps, `Box` and `serde_json::Value`.
+///
+/// ```
+/// use framework::schema::{Registry, Schema, ToSchema};
+/// let mut registry = Registry::default();
+/// assert!(matches!(<Vec<u32> as ToSchema>::schema(&mut registry), Schema::Array(_)));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no schema",
+    label = "declare it with `#[dto]`",
+    note = "inputs and outputs are declared once with `#[dto]` on the struct or enum"
+)]
+pub trait ToSchema {
+    /// The schema, with named types defined in `registry`.
+    fn schema(registry: &mut Registry) -> Schema;
+}

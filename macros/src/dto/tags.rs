@@ -1,0 +1,376 @@
+//! `#[tags(...)]`: typia's constraint vocabulary on a field.
+
+use proc_macro2::{Literal, Span, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::{
+    Attribute, Expr, ExprLit, ExprPath, ExprUnary, Lit, LitStr, UnOp, meta::ParseNestedMeta,
+    spanned::Spanned,
+};
+
+const FORMATS: [(&str, &str); 16] = [
+    ("uuid", "Uuid"),
+    ("email", "Email"),
+    ("hostname", "Hostname"),
+    ("ipv4", "Ipv4"),
+    ("ipv6", "Ipv6"),
+    ("uri", "Uri"),
+    ("url", "Url"),
+    ("uri-reference", "UriReference"),
+    ("date-time", "DateTime"),
+    ("date", "Date"),
+    ("time", "Time"),
+    ("duration", "Duration"),
+    ("byte", "Byte"),
+    ("password", "Password"),
+    ("regex", "Regex"),
+    ("json-pointer", "JsonPointer"),
+];
+
+/// The tags of one value.
+#[derive(Default)]
+pub(crate) struct Tags {
+    pub(crate) span: Option<Span>,
+    format: Option<(syn::Ident, Span)>,
+    min_length: Option<(u64, Span)>,
+    max_length: Option<(u64, Span)>,
+    pattern: Option<LitStr>,
+    minimum: Option<(f64, Span)>,
+    maximum: Option<(f64, Span)>,
+    exclusive_minimum: Option<(f64, Span)>,
+    exclusive_maximum: Option<(f64, Span)>,
+    multiple_of: Option<(f64, Span)>,
+    min_items: Option<(u64, Span)>,
+    max_items: Option<(u64, Span)>,
+    unique_items: Option<Span>,
+    pub(crate) items: Option<Box<Tags>>,
+    pub(crate) default: Option<Expr>,
+    pub(crate) example: Option<Expr>,
+    pub(crate) check: Option<ExprPath>,
+}
+
+impl Tags {
+    /// Whether any tag constrains the value (documentation tags do not).
+    pub(crate) fn constrains(&self) -> bool {
+        self.format.is_some()
+            || self.min_length.is_some()
+            || self.max_length.is_some()
+            || self.pattern.is_some()
+            || self.has_bounds()
+            || self.min_items.is_some()
+            || self.max_items.is_some()
+            || self.unique_items.is_some()
+            || self.items.as_ref().is_some_and(|items| items.constrains())
+            || self.check.is_some()
+    }
+
+    fn has_bounds(&self) -> bool {
+        self.minimum.is_some()
+            || self.maximum.is_some()
+            || self.exclusive_minimum.is_some()
+            || self.exclusive_maximum.is_some()
+            || self.multiple_of.is_some()
+    }
+
+    /// Reads every `#[tags(...)]` attribute of a field.
+    pub(crate) fn parse(attrs: &[Attribute]) -> syn::Result<Tags> {
+        let mut tags = Tags::default();
+        for attr in attrs.iter().filter(|attr| attr.path().is_ident("tags")) {
+            tags.span = Some(attr.span());
+            attr.parse_nested_meta(|meta| tags.entry(&meta))?;
+        }
+        tags.check_consistency()?;
+        Ok(tags)
+    }
+
+    fn entry(&mut self, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+        let key = meta
+            .path
+            .get_ident()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        let span = meta.path.span();
+        match key.as_str() {
+            "format" => {
+                let lit: LitStr = meta.value()?.parse()?;
+                let name = lit.value();
+                let Some((_, variant)) = FORMATS.iter().find(|(known, _)| *known == name) else {
+                    let known: Vec<&str> = FORMATS.iter().map(|(known, _)| *known).collect();
+                    return Err(syn::Error::new(
+                        lit.span(),
+                        format!(
+                            "unknown format `{name}`; known formats: {}",
+                            known.join(", ")
+                        ),
+                    ));
+                };
+                self.format = Some((syn::Ident::new(variant, lit.span()), lit.span()));
+            }
+            "min_length" => self.min_length = Some((count(meta)?, span)),
+            "max_length" => self.max_length = Some((count(meta)?, span)),
+            "pattern" => {
+                let lit: LitStr = meta.value()?.parse()?;
+                if let Err(err) = regex_syntax::Parser::new().parse(&lit.value()) {
+                    return Err(syn::Error::new(
+                        lit.span(),
+                        format!("invalid pattern: {err}"),
+                    ));
+                }
+                self.pattern = Some(lit);
+            }
+            "minimum" => self.minimum = Some((number(meta)?, span)),
+            "maximum" => self.maximum = Some((number(meta)?, span)),
+            "exclusive_minimum" => self.exclusive_minimum = Some((number(meta)?, span)),
+            "exclusive_maximum" => self.exclusive_maximum = Some((number(meta)?, span)),
+            "multiple_of" => {
+                let value = number(meta)?;
+                if value <= 0.0 {
+                    return Err(syn::Error::new(
+                        span,
+                        "`multiple_of` must be greater than 0",
+                    ));
+                }
+                self.multiple_of = Some((value, span));
+            }
+            "min_items" => self.min_items = Some((count(meta)?, span)),
+            "max_items" => self.max_items = Some((count(meta)?, span)),
+            "unique_items" => self.unique_items = Some(span),
+            "items" => {
+                let mut items = Tags {
+                    span: Some(span),
+                    ..Tags::default()
+                };
+                meta.parse_nested_meta(|inner| items.entry(&inner))?;
+                items.check_consistency()?;
+                self.items = Some(Box::new(items));
+            }
+            "default" => self.default = Some(literal(meta)?),
+            "example" => self.example = Some(literal(meta)?),
+            "check" => self.check = Some(meta.value()?.parse()?),
+            _ => {
+                return Err(syn::Error::new(
+                    span,
+                    format!(
+                        "unknown tag `{key}`; tags are format, min_length, max_length, pattern, minimum, maximum, \
+                         exclusive_minimum, exclusive_maximum, multiple_of, min_items, max_items, unique_items, \
+                         items(...), default, example, check"
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_consistency(&self) -> syn::Result<()> {
+        if let (Some((min, _)), Some((max, span))) = (self.min_length, self.max_length)
+            && min > max
+        {
+            return Err(syn::Error::new(
+                span,
+                format!("`max_length = {max}` is below `min_length = {min}`"),
+            ));
+        }
+        if let (Some((min, _)), Some((max, span))) = (self.min_items, self.max_items)
+            && min > max
+        {
+            return Err(syn::Error::new(
+                span,
+                format!("`max_items = {max}` is below `min_items = {min}`"),
+            ));
+        }
+        if let (Some((min, _)), Some((max, span))) = (self.minimum, self.maximum)
+            && min > max
+        {
+            return Err(syn::Error::new(
+                span,
+                format!("`maximum = {max}` is below `minimum = {min}`"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The fast check of a value bound to `value` (a reference), whose type
+    /// is `ty` with `Option`s already peeled by the caller.
+    pub(crate) fn check(
+        &self,
+        value: &TokenStream,
+        element: Option<&syn::Type>,
+    ) -> Vec<TokenStream> {
+        let tags = quote!(::framework::__private::tags);
+        let mut checks = Vec::new();
+        if let Some((variant, span)) = &self.format {
+            checks.push(quote_spanned! {*span=> #tags::format(#value, ::framework::__private::Format::#variant) });
+        }
+        if let Some((n, span)) = self.min_length {
+            checks.push(quote_spanned! {span=> #tags::min_length(#value, #n) });
+        }
+        if let Some((n, span)) = self.max_length {
+            checks.push(quote_spanned! {span=> #tags::max_length(#value, #n) });
+        }
+        if let Some(pattern) = &self.pattern {
+            checks.push(quote_spanned! {pattern.span()=> {
+                static __PATTERN: ::framework::__private::LazyLock<::framework::__private::Regex> =
+                    ::framework::__private::LazyLock::new(|| ::framework::__private::tags::regex(#pattern));
+                #tags::pattern(#value, &__PATTERN)
+            }});
+        }
+        if self.has_bounds() {
+            let span = [
+                self.minimum,
+                self.maximum,
+                self.exclusive_minimum,
+                self.exclusive_maximum,
+                self.multiple_of,
+            ]
+            .into_iter()
+            .flatten()
+            .map(|(_, span)| span)
+            .next()
+            .unwrap_or_else(Span::call_site);
+            let bounds = self.bounds_tokens();
+            checks.push(quote_spanned! {span=> #tags::bounds(#value, &#bounds) });
+        }
+        if let Some((n, span)) = self.min_items {
+            checks.push(quote_spanned! {span=> #tags::min_items(#value, #n) });
+        }
+        if let Some((n, span)) = self.max_items {
+            checks.push(quote_spanned! {span=> #tags::max_items(#value, #n) });
+        }
+        if let Some(span) = self.unique_items {
+            checks.push(quote_spanned! {span=> #tags::unique_items(#value) });
+        }
+        if let Some(items) = &self.items
+            && items.constrains()
+        {
+            let item = quote!(__item);
+            let inner = super::field::peeled_check(&item, element, items);
+            let span = items.span.unwrap_or_else(Span::call_site);
+            checks.push(quote_spanned! {span=> #tags::all_items(#value, |#item| #inner) });
+        }
+        if let Some(check) = &self.check {
+            checks.push(quote_spanned! {check.span()=> #tags::custom(#value, #check) });
+        }
+        checks
+    }
+
+    fn bounds_tokens(&self) -> TokenStream {
+        let field = |value: Option<(f64, Span)>| match value {
+            Some((n, _)) => {
+                let n = Literal::f64_suffixed(n);
+                quote!(::core::option::Option::Some(#n))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        let (minimum, maximum, exclusive_minimum, exclusive_maximum, multiple_of) = (
+            field(self.minimum),
+            field(self.maximum),
+            field(self.exclusive_minimum),
+            field(self.exclusive_maximum),
+            field(self.multiple_of),
+        );
+        quote! {
+            ::framework::__private::Bounds {
+                minimum: #minimum,
+                maximum: #maximum,
+                exclusive_minimum: #exclusive_minimum,
+                exclusive_maximum: #exclusive_maximum,
+                multiple_of: #multiple_of,
+            }
+        }
+    }
+
+    /// The `Tag` values for the schema.
+    pub(crate) fn schema_tags(&self) -> Vec<TokenStream> {
+        let tag = quote!(::framework::__private::Tag);
+        let mut out = Vec::new();
+        if let Some((variant, _)) = &self.format {
+            out.push(quote!(#tag::Format(::framework::__private::Format::#variant)));
+        }
+        if let Some((n, _)) = self.min_length {
+            out.push(quote!(#tag::MinLength(#n)));
+        }
+        if let Some((n, _)) = self.max_length {
+            out.push(quote!(#tag::MaxLength(#n)));
+        }
+        if let Some(pattern) = &self.pattern {
+            out.push(quote!(#tag::Pattern(#pattern)));
+        }
+        let bounds = [
+            ("Minimum", self.minimum),
+            ("Maximum", self.maximum),
+            ("ExclusiveMinimum", self.exclusive_minimum),
+            ("ExclusiveMaximum", self.exclusive_maximum),
+            ("MultipleOf", self.multiple_of),
+        ];
+        for (name, value) in bounds {
+            if let Some((n, _)) = value {
+                let variant = syn::Ident::new(name, Span::call_site());
+                let n = Literal::f64_suffixed(n);
+                out.push(quote!(#tag::#variant(#n)));
+            }
+        }
+        if let Some((n, _)) = self.min_items {
+            out.push(quote!(#tag::MinItems(#n)));
+        }
+        if let Some((n, _)) = self.max_items {
+            out.push(quote!(#tag::MaxItems(#n)));
+        }
+        if self.unique_items.is_some() {
+            out.push(quote!(#tag::UniqueItems));
+        }
+        if let Some(items) = &self.items {
+            let inner = items.schema_tags();
+            out.push(quote!(#tag::Items(&[#(#inner),*])));
+        }
+        out
+    }
+}
+
+fn count(meta: &ParseNestedMeta<'_>) -> syn::Result<u64> {
+    let lit: syn::LitInt = meta.value()?.parse()?;
+    lit.base10_parse()
+}
+
+fn number(meta: &ParseNestedMeta<'_>) -> syn::Result<f64> {
+    let expr: Expr = meta.value()?.parse()?;
+    let (negative, lit) = match &expr {
+        Expr::Unary(ExprUnary {
+            op: UnOp::Neg(_),
+            expr,
+            ..
+        }) => (true, &**expr),
+        other => (false, other),
+    };
+    let value = match lit {
+        Expr::Lit(ExprLit {
+            lit: Lit::Int(int), ..
+        }) => int.base10_parse::<f64>()?,
+        Expr::Lit(ExprLit {
+            lit: Lit::Float(float),
+            ..
+        }) => float.base10_parse::<f64>()?,
+        other => {
+            return Err(syn::Error::new(
+                other.span(),
+                "expected a number, e.g. `3` or `-0.5`",
+            ));
+        }
+    };
+    if !value.is_finite() {
+        return Err(syn::Error::new(expr.span(), "the number must be finite"));
+    }
+    Ok(if negative { -value } else { value })
+}
+
+fn literal(meta: &ParseNestedMeta<'_>) -> syn::Result<Expr> {
+    let expr: Expr = meta.value()?.parse()?;
+    match &expr {
+        Expr::Lit(_)
+        | Expr::Unary(ExprUnary {
+            op: UnOp::Neg(_), ..
+        }) => Ok(expr),
+        other => Err(syn::Error::new(
+            other.span(),
+            "expected a literal: a string, number or boolean",
+        )),
+    }
+}
