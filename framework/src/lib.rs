@@ -86,7 +86,7 @@ mod test_client;
 
 pub use app::{App, AppBuilder, BoxError, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT};
 pub use body::{Body, Response};
-pub use dto::{Dto, MAX_JSON_DEPTH, Random, Validate, random_value};
+pub use dto::{Dto, MAX_JSON_DEPTH, Random, Validate, from_json, random_value};
 pub use error::{ApiError, PROBLEM_JSON, Problem, ValidationIssue};
 pub use extractor::{FromRequest, InputKind, InputMeta, TypedBody, TypedHeaders, TypedQuery};
 pub use request::RequestContext;
@@ -116,6 +116,11 @@ pub use macros::controller;
 /// `#[typed_route::post("jobs", status = 202)]`.
 pub mod typed_route {
     pub use macros::{delete, get, patch, post, put};
+}
+
+/// Helpers for testing DTOs: values with one constraint broken.
+pub mod testing {
+    pub use crate::dto::{Broken, broken_variants};
 }
 
 /// Everything a controller needs: `use framework::prelude::*;`.

@@ -1,6 +1,6 @@
 //! `/bbs/articles/:section`: the articles of a section.
 
-use framework::{ValidationIssue, prelude::*};
+use framework::prelude::*;
 use http::StatusCode;
 use uuid::Uuid;
 
@@ -15,8 +15,6 @@ use crate::{
 
 /// Articles per page unless asked.
 const DEFAULT_LIMIT: u32 = 100;
-/// The most articles a page may hold.
-const MAX_LIMIT: u32 = 1000;
 
 /// The articles of the bulletin board, by section.
 pub struct BbsArticlesController {
@@ -81,31 +79,10 @@ impl BbsArticlesController {
         input: TypedBody<ArticleIndexRequest>,
     ) -> Result<Page<ArticleSummary>, ApiError> {
         let request = input.into_inner();
+        // `page >= 1` and `1 <= limit <= 1000` are declared on the DTO and
+        // checked before this runs.
         let page = request.page.unwrap_or(1);
         let limit = request.limit.unwrap_or(DEFAULT_LIMIT);
-        let mut issues = Vec::new();
-        if page == 0 {
-            issues.push(ValidationIssue::new(
-                "$input.page",
-                "uint32 & Minimum<1>",
-                page,
-            ));
-        }
-        if !(1..=MAX_LIMIT).contains(&limit) {
-            issues.push(ValidationIssue::new(
-                "$input.limit",
-                format!("uint32 & Minimum<1> & Maximum<{MAX_LIMIT}>"),
-                limit,
-            ));
-        }
-        if !issues.is_empty() {
-            return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "invalid_body",
-                "body: invalid page or limit",
-            )
-            .with_issues(issues));
-        }
         Ok(self.store.index(&section, &request, page, limit).await?)
     }
 

@@ -1,11 +1,14 @@
-//! The BBS's data transfer objects, as they are on the wire.
+//! The BBS's data transfer objects, as they are on the wire. Each is
+//! declared once: `#[dto]` gives serde, validation, the schema and random
+//! values, with nestia's constraints as tags.
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
+use framework::prelude::*;
 use uuid::Uuid;
 
 /// How an article's body is written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[dto]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum ArticleFormat {
     /// Markdown.
@@ -38,35 +41,43 @@ impl ArticleFormat {
 }
 
 /// A file attached to an article.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[dto]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AttachmentFile {
     /// File name without extension, or `null`.
+    #[tags(min_length = 1, max_length = 255)]
     pub name: Option<String>,
     /// Extension, or `null`.
+    #[tags(min_length = 1, max_length = 8)]
     pub extension: Option<String>,
     /// Where the file is.
+    #[tags(format = "uri")]
     pub url: String,
 }
 
 /// One version of an article's content.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[dto]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ArticleSnapshot {
     /// Snapshot id.
     pub id: Uuid,
     /// Title.
+    #[tags(min_length = 3, max_length = 50)]
     pub title: String,
     /// Body.
     pub body: String,
     /// How the body is written.
     pub format: ArticleFormat,
     /// Attached files.
+    #[tags(max_items = 100)]
     pub files: Vec<AttachmentFile>,
     /// When this version was written.
     pub created_at: DateTime<Utc>,
 }
 
 /// An article with its whole history.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[dto]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BbsArticle {
     /// Article id.
     pub id: Uuid,
@@ -81,7 +92,8 @@ pub struct BbsArticle {
 }
 
 /// An article in a listing.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[dto]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ArticleSummary {
     /// Article id.
     pub id: Uuid,
@@ -96,60 +108,73 @@ pub struct ArticleSummary {
 }
 
 /// A new article.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[dto]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ArticleCreate {
     /// Who writes it.
+    #[tags(min_length = 1, max_length = 50)]
     pub writer: String,
     /// Title.
+    #[tags(min_length = 3, max_length = 50)]
     pub title: String,
     /// Body.
     pub body: String,
     /// How the body is written.
     pub format: ArticleFormat,
     /// Attached files.
+    #[tags(max_items = 100)]
     pub files: Vec<AttachmentFile>,
     /// Needed later to update or erase the article; stored hashed.
+    #[tags(format = "password", min_length = 1, max_length = 256)]
     pub password: String,
 }
 
 /// A new version of an article.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[dto]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ArticleUpdate {
     /// Title.
+    #[tags(min_length = 3, max_length = 50)]
     pub title: String,
     /// Body.
     pub body: String,
     /// How the body is written.
     pub format: ArticleFormat,
     /// Attached files.
+    #[tags(max_items = 100)]
     pub files: Vec<AttachmentFile>,
     /// The password given when the article was created.
+    #[tags(format = "password", max_length = 256)]
     pub password: String,
 }
 
 /// Proof that the caller may erase an article.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[dto]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ArticleErase {
     /// The password given when the article was created.
+    #[tags(format = "password", max_length = 256)]
     pub password: String,
 }
 
 /// Filters of a listing; each matches a part of the text, ignoring ASCII case.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[dto]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ArticleSearch {
     /// Part of the writer's name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[optional]
     pub writer: Option<String>,
     /// Part of the current title.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[optional]
     pub title: Option<String>,
     /// Part of the current body.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[optional]
     pub body: Option<String>,
 }
 
 /// A sort key of a listing: `+` ascending, `-` descending.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[dto]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ArticleSort {
     /// Writer, A to Z.
     #[serde(rename = "+writer")]
@@ -178,24 +203,29 @@ pub enum ArticleSort {
 }
 
 /// Which page of which articles to list.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[dto]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ArticleIndexRequest {
     /// Page number, from 1 (default 1).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[optional]
+    #[tags(minimum = 1, default = 1)]
     pub page: Option<u32>,
     /// Articles per page, 1 to 1000 (default 100).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[optional]
+    #[tags(minimum = 1, maximum = 1000, default = 100)]
     pub limit: Option<u32>,
     /// Filters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[optional]
     pub search: Option<ArticleSearch>,
     /// Sort keys, most significant first (default newest first).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[optional]
+    #[tags(unique_items)]
     pub sort: Option<Vec<ArticleSort>>,
 }
 
 /// Where a page is in a listing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[dto]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pagination {
     /// This page's number, from 1.
     pub current: u32,
@@ -208,7 +238,8 @@ pub struct Pagination {
 }
 
 /// One page of a listing.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[dto]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Page<T> {
     /// The items of this page.
     pub data: Vec<T>,

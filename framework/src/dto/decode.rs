@@ -24,6 +24,27 @@ thread_local! {
         RefCell::new((Vec::new(), simd_json::Buffers::with_max_depth(0, MAX_JSON_DEPTH)));
 }
 
+/// Parses JSON into a `T` and checks every constraint `T` declares, in one
+/// pass; a refused input is `400 invalid_body` listing every issue, paths
+/// from `$input`. This is what [`TypedBody`](crate::TypedBody) does.
+///
+/// ```
+/// use framework::prelude::*;
+///
+/// #[dto]
+/// #[derive(Debug)]
+/// struct Point { #[tags(minimum = 0)] x: i32, y: i32 }
+///
+/// let point: Point = framework::from_json(br#"{"x":1,"y":2}"#).unwrap();
+/// assert_eq!(point.x, 1);
+/// let err = framework::from_json::<Point>(br#"{"x":-1}"#).unwrap_err();
+/// let paths: Vec<_> = err.issues().iter().map(|issue| issue.path.as_str()).collect();
+/// assert_eq!(paths, ["$input.x", "$input.y"]);
+/// ```
+pub fn from_json<T: Dto>(json: &[u8]) -> Result<T, ApiError> {
+    decode_json(json, "$input")
+}
+
 /// Parses and validates a JSON body (`root` is `$input`), or reports every
 /// problem with it as `400 invalid_body`.
 pub(crate) fn decode_json<T: Dto>(body: &[u8], root: &str) -> Result<T, ApiError> {

@@ -1,6 +1,7 @@
 //! DTOs: types declared once with `#[dto]`, which gives them serde, a
 //! schema, compile-time generated constraint checks and random values.
 
+mod broken;
 #[doc(hidden)]
 pub mod check;
 mod decode;
@@ -8,6 +9,8 @@ mod presence;
 mod random;
 mod report;
 
+pub use broken::{Broken, broken_variants};
+pub use decode::from_json;
 pub use random::{Random, random_value};
 
 pub use decode::MAX_JSON_DEPTH;

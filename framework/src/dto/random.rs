@@ -244,7 +244,7 @@ impl<R: Rng + ?Sized> Generator<'_, R> {
             length >= min && length <= max
         };
         if let Some(pattern) = &string.pattern {
-            if let Ok(generator) = rand_regex::Regex::compile(pattern, 16) {
+            if let Ok(generator) = rand_regex::Regex::compile(unanchored(pattern), 16) {
                 for _ in 0..ATTEMPTS {
                     let text: String = self.rng.sample(&generator);
                     if fits(&text) && string.format.is_none_or(|format| format.matches(&text)) {
@@ -400,6 +400,16 @@ fn integer_range(type_min: i128, type_max: i128, bounds: &Bounds) -> (i128, i128
         high = high.min(low.max(0) + 1000);
     }
     (low, high.max(low))
+}
+
+/// The pattern without a leading `^` and trailing `$`, which the generator
+/// does not take; what it generates then matches the anchored pattern too.
+fn unanchored(pattern: &str) -> &str {
+    let pattern = pattern.strip_prefix('^').unwrap_or(pattern);
+    match pattern.strip_suffix('$') {
+        Some(rest) if !rest.ends_with('\\') => rest,
+        _ => pattern,
+    }
 }
 
 fn integer_value(value: i128) -> Value {

@@ -1,5 +1,6 @@
 //! Integration tests of the framework: extractors, answers and errors
 //! through the in-process client, and the server over real sockets.
 
+mod dto;
 mod extractors;
 mod server;

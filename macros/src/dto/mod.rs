@@ -26,25 +26,29 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
-/// Removes `#[tags]` and `#[optional]` so that an item with an error in it
-/// still compiles without them.
+/// Removes `#[tags]`, `#[optional]` and `#[serde]` so that an item with an
+/// error in it still compiles, without the derives.
 fn strip_helper_attrs(item: TokenStream) -> TokenStream {
     let Ok(mut input) = syn::parse2::<DeriveInput>(item.clone()) else {
         return item;
     };
+    let helper = |attr: &syn::Attribute| {
+        ["tags", "optional", "serde"]
+            .iter()
+            .any(|name| attr.path().is_ident(name))
+    };
     let strip = |fields: &mut Fields| {
         for field in fields.iter_mut() {
-            field
-                .attrs
-                .retain(|attr| !attr.path().is_ident("tags") && !attr.path().is_ident("optional"));
+            field.attrs.retain(|attr| !helper(attr));
         }
     };
+    input.attrs.retain(|attr| !attr.path().is_ident("serde"));
     match &mut input.data {
         Data::Struct(data) => strip(&mut data.fields),
-        Data::Enum(data) => data
-            .variants
-            .iter_mut()
-            .for_each(|variant| strip(&mut variant.fields)),
+        Data::Enum(data) => data.variants.iter_mut().for_each(|variant| {
+            variant.attrs.retain(|attr| !helper(attr));
+            strip(&mut variant.fields);
+        }),
         Data::Union(_) => {}
     }
     quote!(#input)
@@ -136,14 +140,44 @@ fn expand_inner(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream
     };
     let deny =
         (strict && !container.deny_unknown_fields).then(|| quote!(#[serde(deny_unknown_fields)]));
+    let bounds = serde_bounds(&input.generics, container.bound);
     Ok(quote! {
         #[derive(::framework::__private::serde::Serialize, ::framework::__private::serde::Deserialize)]
         #[serde(crate = "::framework::__private::serde")]
         #deny
+        #bounds
         #input
         #validate_impl
         #schema_impl
     })
+}
+
+/// serde infers no bounds for fields read with `deserialize_with` (as
+/// `Option` fields are), so generic DTOs state them: every type parameter
+/// is serializable and deserializable.
+fn serde_bounds(generics: &Generics, user_bound: bool) -> Option<TokenStream> {
+    let params: Vec<&Ident> = generics
+        .params
+        .iter()
+        .filter_map(|param| match param {
+            GenericParam::Type(ty) => Some(&ty.ident),
+            _ => None,
+        })
+        .collect();
+    if params.is_empty() || user_bound {
+        return None;
+    }
+    let serialize = params
+        .iter()
+        .map(|param| format!("{param}: ::framework::__private::serde::Serialize"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let deserialize = params
+        .iter()
+        .map(|param| format!("{param}: ::framework::__private::serde::Deserialize<'de>"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    Some(quote!(#[serde(bound(serialize = #serialize, deserialize = #deserialize))]))
 }
 
 /// `#[dto]` or `#[dto(strict)]`.

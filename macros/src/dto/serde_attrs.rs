@@ -15,6 +15,8 @@ pub(crate) struct ContainerAttrs {
     pub(crate) content: Option<String>,
     pub(crate) untagged: bool,
     pub(crate) deny_unknown_fields: bool,
+    /// The user wrote `bound`: their bounds replace the ones `#[dto]` adds.
+    pub(crate) bound: bool,
 }
 
 /// Field or variant attributes.
@@ -61,6 +63,7 @@ pub(crate) fn container(attrs: &[Attribute]) -> syn::Result<ContainerAttrs> {
                 "deny_unknown_fields" => out.deny_unknown_fields = true,
                 "bound" => {
                     meta.value()?.parse::<LitStr>()?;
+                    out.bound = true;
                 }
                 "crate" => {
                     return Err(syn::Error::new(meta.path.span(), "`#[dto]` sets `#[serde(crate)]` itself; remove it"));

@@ -195,22 +195,25 @@ impl Tags {
         value: &TokenStream,
         element: Option<&syn::Type>,
     ) -> Vec<TokenStream> {
-        let tags = quote!(::framework::__private::tags);
         let mut checks = Vec::new();
         if let Some((variant, span)) = &self.format {
-            checks.push(quote_spanned! {*span=> #tags::format(#value, ::framework::__private::Format::#variant) });
+            checks.push(quote_spanned! {*span=> ::framework::__private::tags::format(#value, ::framework::__private::Format::#variant) });
         }
         if let Some((n, span)) = self.min_length {
-            checks.push(quote_spanned! {span=> #tags::min_length(#value, #n) });
+            checks.push(
+                quote_spanned! {span=> ::framework::__private::tags::min_length(#value, #n) },
+            );
         }
         if let Some((n, span)) = self.max_length {
-            checks.push(quote_spanned! {span=> #tags::max_length(#value, #n) });
+            checks.push(
+                quote_spanned! {span=> ::framework::__private::tags::max_length(#value, #n) },
+            );
         }
         if let Some(pattern) = &self.pattern {
             checks.push(quote_spanned! {pattern.span()=> {
                 static __PATTERN: ::framework::__private::LazyLock<::framework::__private::Regex> =
                     ::framework::__private::LazyLock::new(|| ::framework::__private::tags::regex(#pattern));
-                #tags::pattern(#value, &__PATTERN)
+                ::framework::__private::tags::pattern(#value, &__PATTERN)
             }});
         }
         if self.has_bounds() {
@@ -227,16 +230,21 @@ impl Tags {
             .next()
             .unwrap_or_else(Span::call_site);
             let bounds = self.bounds_tokens();
-            checks.push(quote_spanned! {span=> #tags::bounds(#value, &#bounds) });
+            checks.push(
+                quote_spanned! {span=> ::framework::__private::tags::bounds(#value, &#bounds) },
+            );
         }
         if let Some((n, span)) = self.min_items {
-            checks.push(quote_spanned! {span=> #tags::min_items(#value, #n) });
+            checks
+                .push(quote_spanned! {span=> ::framework::__private::tags::min_items(#value, #n) });
         }
         if let Some((n, span)) = self.max_items {
-            checks.push(quote_spanned! {span=> #tags::max_items(#value, #n) });
+            checks
+                .push(quote_spanned! {span=> ::framework::__private::tags::max_items(#value, #n) });
         }
         if let Some(span) = self.unique_items {
-            checks.push(quote_spanned! {span=> #tags::unique_items(#value) });
+            checks
+                .push(quote_spanned! {span=> ::framework::__private::tags::unique_items(#value) });
         }
         if let Some(items) = &self.items
             && items.constrains()
@@ -244,10 +252,10 @@ impl Tags {
             let item = quote!(__item);
             let inner = super::field::peeled_check(&item, element, items);
             let span = items.span.unwrap_or_else(Span::call_site);
-            checks.push(quote_spanned! {span=> #tags::all_items(#value, |#item| #inner) });
+            checks.push(quote_spanned! {span=> ::framework::__private::tags::all_items(#value, |#item| #inner) });
         }
         if let Some(check) = &self.check {
-            checks.push(quote_spanned! {check.span()=> #tags::custom(#value, #check) });
+            checks.push(quote_spanned! {check.span()=> ::framework::__private::tags::custom(#value, #check) });
         }
         checks
     }

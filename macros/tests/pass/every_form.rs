@@ -1,19 +1,19 @@
 //! Every accepted handler form.
 
 use framework::prelude::*;
-use serde::{Deserialize, Serialize};
 
-#[derive(Deserialize, Serialize)]
+#[dto]
 struct Input {
     name: String,
 }
 
-#[derive(Deserialize)]
+#[dto]
 struct Filter {
+    #[optional]
     page: Option<u32>,
 }
 
-#[derive(Deserialize)]
+#[dto]
 #[serde(rename_all = "kebab-case")]
 struct Auth {
     authorization: String,

@@ -2,5 +2,6 @@
 //! the in-process client, and over real sockets against the `bbs` binary.
 
 mod process;
+mod properties;
 mod routes;
 mod support;

@@ -85,7 +85,8 @@ async fn a_bad_uuid_is_400_naming_id() {
     assert_eq!(problem.code, "invalid_path_parameter");
     assert!(problem.detail.contains("`id`"), "{}", problem.detail);
     assert_eq!(problem.errors[0].path, "$path.id");
-    assert_eq!(problem.errors[0].value, "not-a-uuid");
+    assert_eq!(problem.errors[0].expected, r#"string & Format<"uuid">"#);
+    assert_eq!(problem.errors[0].value, Some(json!("not-a-uuid")));
 }
 
 #[tokio::test]
@@ -161,7 +162,8 @@ async fn update_and_erase_of_an_unknown_article_are_404() {
     let (app, _dir) = app().await;
     let client = app.test_client();
     let path = "/bbs/articles/free/00000000-0000-4000-8000-000000000000";
-    let update = json!({ "title": "x", "body": "", "format": "txt", "files": [], "password": "p" });
+    let update =
+        json!({ "title": "xyz", "body": "", "format": "txt", "files": [], "password": "p" });
     assert_eq!(client.put(path).json(&update).send().await.status(), 404);
     assert_eq!(
         client
@@ -424,4 +426,122 @@ async fn the_routes_metadata_matches_the_contract() {
         "Update an article; needs the writer's password."
     );
     assert_eq!(update.controller, "BbsArticlesController");
+}
+
+#[tokio::test]
+async fn create_lists_every_constraint_error_with_its_path() {
+    let (app, _dir) = app().await;
+    let mut input = create_input("Hi");
+    input["files"] = json!([
+        { "name": "ok", "extension": "png", "url": "https://example.com/a.png" },
+        { "name": "", "extension": "markdown-file", "url": "https://example.com/b" },
+        { "name": null, "extension": null, "url": "not a url" }
+    ]);
+    input["format"] = json!("pdf");
+    input.as_object_mut().unwrap().remove("writer");
+    let response = app
+        .test_client()
+        .post("/bbs/articles/free")
+        .json(&input)
+        .send()
+        .await;
+    assert_eq!(response.status(), 400);
+    let problem = response.problem();
+    assert_eq!(problem.code, "invalid_body");
+    let issues: Vec<_> = problem
+        .errors
+        .iter()
+        .map(|issue| {
+            (
+                issue.path.as_str(),
+                issue.expected.as_str(),
+                issue.value.clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        issues,
+        [
+            (
+                "$input.writer",
+                "string & MinLength<1> & MaxLength<50>",
+                None
+            ),
+            (
+                "$input.title",
+                "string & MinLength<3> & MaxLength<50>",
+                Some(json!("Hi"))
+            ),
+            (
+                "$input.format",
+                r#""md" | "html" | "txt""#,
+                Some(json!("pdf"))
+            ),
+            (
+                "$input.files[1].name",
+                "(string & MinLength<1> & MaxLength<255>) | null",
+                Some(json!(""))
+            ),
+            (
+                "$input.files[1].extension",
+                "(string & MinLength<1> & MaxLength<8>) | null",
+                Some(json!("markdown-file"))
+            ),
+            (
+                "$input.files[2].url",
+                r#"string & Format<"uri">"#,
+                Some(json!("not a url"))
+            ),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn nullable_fields_must_be_present() {
+    let (app, _dir) = app().await;
+    let mut input = create_input("Attachments");
+    input["files"] = json!([{ "url": "https://example.com/a" }]);
+    let response = app
+        .test_client()
+        .post("/bbs/articles/free")
+        .json(&input)
+        .send()
+        .await;
+    assert_eq!(response.status(), 400);
+    let paths: Vec<_> = response
+        .problem()
+        .errors
+        .iter()
+        .map(|issue| issue.path.clone())
+        .collect();
+    assert_eq!(paths, ["$input.files[0].name", "$input.files[0].extension"]);
+}
+
+#[tokio::test]
+async fn index_refuses_null_for_optional_fields() {
+    let (app, _dir) = app().await;
+    let response = app
+        .test_client()
+        .patch("/bbs/articles/free")
+        .json(&json!({ "page": null, "sort": ["+title", "+title"] }))
+        .send()
+        .await;
+    assert_eq!(response.status(), 400);
+    let issues: Vec<_> = response
+        .problem()
+        .errors
+        .iter()
+        .map(|issue| (issue.path.clone(), issue.expected.clone()))
+        .collect();
+    assert_eq!(
+        issues,
+        [
+            ("$input.page".to_owned(), r#"number & Type<"uint32"> & Minimum<1>"#.to_owned()),
+            (
+                "$input.sort".to_owned(),
+                r#"Array<"+writer" | "-writer" | "+title" | "-title" | "+created_at" | "-created_at" | "+updated_at" | "-updated_at"> & UniqueItems"#
+                    .to_owned()
+            ),
+        ]
+    );
 }
