@@ -136,7 +136,7 @@ pub mod prelude {
 pub mod __private {
     pub use crate::dto::check as tags;
     pub use crate::dto::{nullable, present, run_check};
-    pub use crate::extractor::path_param;
+    pub use crate::extractor::{path_param, path_param_refused};
     pub use crate::request::RequestContext;
     pub use crate::response::{reply_empty, reply_empty_result, reply_json, reply_json_result};
     pub use crate::route::{BoxFuture, Route};

@@ -72,10 +72,12 @@ impl fmt::Display for HttpMethod {
 }
 
 /// A path parameter of a route, in the order it appears in the path.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PathParamMeta {
     /// The name written after `:` in the path.
     pub name: &'static str,
+    /// Its constraints: `#[param] #[tags(min_length = 3)] section: String`.
+    pub tags: &'static [crate::schema::Tag],
 }
 
 /// Everything known about one typed route, produced by `#[controller]` at

@@ -85,7 +85,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         };
         let (attr, kind) = match route_attrs.as_slice() {
             [] => {
-                if param_names.iter().any(Option::is_some) {
+                if param_names.iter().any(handler::ParamAttrs::is_param) {
                     errors.push(syn::Error::new_spanned(
                         &method.sig.ident,
                         "`#[param]` is only for route handlers; add a `#[typed_route::get(\"..\")]` (or post, put, patch, delete) attribute",

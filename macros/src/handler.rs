@@ -10,14 +10,33 @@ use syn::{
 
 use crate::{
     docs,
+    dto::{field::peeled_check, tags::Tags},
     path::{self, RoutePath},
     route_attr::{Method, RouteAttr},
 };
 
+/// The `#[param]` and `#[tags]` of one handler argument.
+pub(crate) struct ParamAttrs {
+    /// The path parameter it reads, if it is one.
+    name: Option<String>,
+    /// Its constraints.
+    tags: Tags,
+}
+
+impl ParamAttrs {
+    pub(crate) fn is_param(&self) -> bool {
+        self.name.is_some()
+    }
+}
+
 /// What a handler argument is.
 enum Arg {
     /// `#[param] id: Uuid`: a path parameter.
-    Param { name: String, ty: Type },
+    Param {
+        name: String,
+        ty: Type,
+        tags: Box<Tags>,
+    },
     /// Anything else: read by its `FromRequest` impl.
     Extractor { ty: Type },
 }
@@ -36,12 +55,25 @@ enum Output {
 
 /// Removes `#[param]` attributes from the method's arguments, returning
 /// each typed argument's `param` name (`None` for extractors).
-pub(crate) fn take_param_attrs(method: &mut ImplItemFn) -> syn::Result<Vec<Option<String>>> {
+pub(crate) fn take_param_attrs(method: &mut ImplItemFn) -> syn::Result<Vec<ParamAttrs>> {
     let mut names = Vec::new();
     let mut first_error: Option<syn::Error> = None;
     for input in &mut method.sig.inputs {
         let FnArg::Typed(arg) = input else { continue };
         let mut name = None;
+        let tags = match Tags::parse(&arg.attrs) {
+            Ok(tags) => tags,
+            Err(err) => {
+                first_error.get_or_insert(err);
+                Tags::default()
+            }
+        };
+        let tags_attr = arg
+            .attrs
+            .iter()
+            .find(|attr| attr.path().is_ident("tags"))
+            .cloned();
+        arg.attrs.retain(|attr| !attr.path().is_ident("tags"));
         let mut kept = Vec::with_capacity(arg.attrs.len());
         for attr in arg.attrs.drain(..) {
             if !attr.path().is_ident("param") {
@@ -80,7 +112,13 @@ pub(crate) fn take_param_attrs(method: &mut ImplItemFn) -> syn::Result<Vec<Optio
             }
         }
         arg.attrs = kept;
-        names.push(name);
+        if let (None, Some(attr)) = (&name, &tags_attr) {
+            first_error.get_or_insert(syn::Error::new_spanned(
+                attr,
+                "`#[tags]` on a handler argument is for path parameters (`#[param]`); put a body's constraints on its `#[dto]` fields",
+            ));
+        }
+        names.push(ParamAttrs { name, tags });
     }
     match first_error {
         Some(err) => Err(err),
@@ -91,7 +129,7 @@ pub(crate) fn take_param_attrs(method: &mut ImplItemFn) -> syn::Result<Vec<Optio
 /// The route expression for one handler.
 pub(crate) fn expand(
     method: &ImplItemFn,
-    param_names: Vec<Option<String>>,
+    param_names: Vec<ParamAttrs>,
     route: &RouteAttr,
     base: &LitStr,
     controller: &str,
@@ -119,9 +157,16 @@ pub(crate) fn expand(
             }
             FnArg::Typed(arg) => {
                 let ty = (*arg.ty).clone();
-                args.push(match names.next().flatten() {
-                    Some(name) => Arg::Param { name, ty },
-                    None => Arg::Extractor { ty },
+                args.push(match names.next() {
+                    Some(ParamAttrs {
+                        name: Some(name),
+                        tags,
+                    }) => Arg::Param {
+                        name,
+                        ty,
+                        tags: Box::new(tags),
+                    },
+                    _ => Arg::Extractor { ty },
                 });
             }
         }
@@ -154,22 +199,44 @@ pub(crate) fn expand(
         }
         Arg::Param { .. } => None,
     });
-    let param_metas = params
-        .iter()
-        .map(|name| quote! { ::framework::PathParamMeta { name: #name } });
+    let param_metas = params.iter().map(|name| {
+        let tags = args
+            .iter()
+            .find_map(|arg| match arg {
+                Arg::Param {
+                    name: known, tags, ..
+                } if known == name => Some(tags.schema_tags()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        quote! { ::framework::PathParamMeta { name: #name, tags: &[#(#tags),*] } }
+    });
 
     let idents: Vec<_> = (0..args.len())
         .map(|index| format_ident!("__arg{}", index))
         .collect();
     let mut uses_cx_mutably = false;
     let extractions = args.iter().zip(&idents).map(|(arg, ident)| match arg {
-        Arg::Param { name, ty } => {
+        Arg::Param { name, ty, tags } => {
             let index = params.iter().position(|known| known == name).unwrap_or_default();
+            let constraint = tags.constrains().then(|| {
+                let check = peeled_check(&quote!(&#ident), Some(ty), tags);
+                let schema_tags = tags.schema_tags();
+                quote! {
+                    if !(#check) {
+                        return ::framework::__private::path_param_refused::<#ty>(
+                            &__cx, #index, #name, &[#(#schema_tags),*],
+                        )
+                        .into_response();
+                    }
+                }
+            });
             quote_spanned! {ty.span()=>
                 let #ident: #ty = match ::framework::__private::path_param::<#ty>(&__cx, #index, #name) {
                     ::core::result::Result::Ok(value) => value,
                     ::core::result::Result::Err(err) => return err.into_response(),
                 };
+                #constraint
             }
         }
         Arg::Extractor { ty } => {

@@ -12,7 +12,7 @@ pub use header::TypedHeaders;
 pub use query::TypedQuery;
 
 #[doc(hidden)]
-pub use param::path_param;
+pub use param::{path_param, path_param_refused};
 
 use crate::{error::ApiError, request::RequestContext};
 

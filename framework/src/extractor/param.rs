@@ -7,7 +7,7 @@ use super::text::TextValues;
 use crate::{
     error::{ApiError, ValidationIssue},
     request::RequestContext,
-    schema::{ToSchema, expected, schema_of},
+    schema::{Tag, ToSchema, apply_tags, expected, schema_of},
 };
 
 /// Reads the `index`-th path parameter, named `name`, as a `T`: strings,
@@ -40,4 +40,29 @@ pub fn path_param<T: DeserializeOwned + ToSchema + 'static>(
             value,
         )])
     })
+}
+
+/// The refusal of a path parameter that parsed but breaks a constraint of
+/// its `#[tags]`.
+#[doc(hidden)]
+pub fn path_param_refused<T: ToSchema + 'static>(
+    cx: &RequestContext,
+    index: usize,
+    name: &'static str,
+    tags: &[Tag],
+) -> ApiError {
+    let value = cx.path_value(index).unwrap_or_default();
+    let described = schema_of::<T>();
+    let schema = apply_tags(described.schema.clone(), tags);
+    let expected = expected(&schema, &described.registry);
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        "invalid_path_parameter",
+        format!("path parameter `{name}`: {value:?} is not {expected}"),
+    )
+    .with_issues([ValidationIssue::new(
+        format!("$path.{name}"),
+        expected,
+        value,
+    )])
 }

@@ -65,6 +65,17 @@ impl Probe {
         json!({ "section": section, "id": id, "n": n })
     }
 
+    #[typed_route::get("tagged/:code")]
+    async fn tagged(
+        &self,
+        #[param] section: String,
+        #[param]
+        #[tags(pattern = "^[A-Z]{3}$")]
+        code: String,
+    ) -> String {
+        format!("{section}/{code}")
+    }
+
     #[typed_route::get("query")]
     async fn query(&self, #[param] section: String, query: TypedQuery<Listing>) -> Listing {
         let _ = section;
@@ -173,6 +184,31 @@ async fn path_params_parse_enums_uuids_and_integers() {
         .await;
     assert_eq!(response.status(), 400);
     assert!(response.problem().detail.contains("not UTF-8"));
+}
+
+#[tokio::test]
+async fn path_params_are_checked_against_their_tags() {
+    let client = app().test_client();
+    let response = client.get("/probe/free/tagged/ABC").send().await;
+    assert_eq!(response.json::<String>(), "free/ABC");
+    let response = client.get("/probe/free/tagged/abcd").send().await;
+    assert_eq!(response.status(), 400);
+    let problem = response.problem();
+    assert_eq!(problem.code, "invalid_path_parameter");
+    assert_eq!(problem.errors[0].path, "$path.code");
+    assert_eq!(
+        problem.errors[0].expected,
+        r#"string & Pattern<"^[A-Z]{3}$">"#
+    );
+    let meta = app()
+        .routes()
+        .into_iter()
+        .find(|meta| meta.handler == "tagged")
+        .unwrap();
+    assert_eq!(
+        meta.path_params[1].tags,
+        [framework::schema::Tag::Pattern("^[A-Z]{3}$")]
+    );
 }
 
 #[tokio::test]

@@ -2,9 +2,9 @@
 //! checks and (through the schema) random values.
 
 mod case;
-mod field;
+pub(crate) mod field;
 mod serde_attrs;
-mod tags;
+pub(crate) mod tags;
 
 use proc_macro2::TokenStream;
 use quote::quote;
