@@ -17,6 +17,7 @@ use http_body_util::{BodyExt, LengthLimitError, Limited};
 use crate::{
     body::Response,
     error::ApiError,
+    openapi::{DOCS_ASSET_ROUTE, DOCS_ROUTE, Docs, OPENAPI_ROUTE, OpenApiDocument},
     request::RequestContext,
     route::{BoxFuture, Controller, RouteMeta},
     router::{BuildError, Lookup, Router},
@@ -37,6 +38,9 @@ struct Endpoint {
     meta: &'static RouteMeta,
     reads_body: bool,
     call: EndpointFn,
+    /// Served by the framework itself (the OpenAPI document, the docs
+    /// page), not listed among the app's routes.
+    builtin: bool,
 }
 
 /// Collects controllers and settings, then builds an [`App`].
@@ -63,6 +67,8 @@ pub struct AppBuilder {
     endpoints: Vec<Endpoint>,
     body_limit: usize,
     body_timeout: Duration,
+    document: Option<OpenApiDocument>,
+    serve_docs: bool,
 }
 
 impl AppBuilder {
@@ -76,6 +82,7 @@ impl AppBuilder {
                 meta: route.meta(),
                 reads_body: route.meta().reads_body(),
                 call: Box::new(move |cx| handler(Arc::clone(&state), cx)),
+                builtin: false,
             });
         }
         self
@@ -93,8 +100,33 @@ impl AppBuilder {
         self
     }
 
-    /// Builds the route table, refusing conflicting routes.
-    pub fn build(self) -> Result<App, BuildError> {
+    /// The title, version, description and security schemes of the OpenAPI
+    /// document served at `/openapi.json`; its operations are always the
+    /// app's routes.
+    pub fn openapi(mut self, document: OpenApiDocument) -> Self {
+        self.document = Some(document);
+        self
+    }
+
+    /// Serves neither `/openapi.json` nor `/docs`.
+    pub fn without_docs(mut self) -> Self {
+        self.serve_docs = false;
+        self
+    }
+
+    /// Builds the route table and the OpenAPI document, refusing conflicting
+    /// routes and ambiguous type names.
+    pub fn build(mut self) -> Result<App, BuildError> {
+        let document = self
+            .document
+            .take()
+            .unwrap_or_else(|| OpenApiDocument::new("API", "0.1.0"))
+            .routes(self.endpoints.iter().map(|endpoint| endpoint.meta));
+        let json = document.to_json()?;
+        let docs = Docs::new(json);
+        if self.serve_docs {
+            self.add_docs(&docs);
+        }
         let router = Router::build(self.endpoints.iter().map(|endpoint| endpoint.meta))?;
         Ok(App {
             inner: Arc::new(AppInner {
@@ -102,8 +134,38 @@ impl AppBuilder {
                 endpoints: self.endpoints,
                 body_limit: self.body_limit,
                 body_timeout: self.body_timeout,
+                docs,
             }),
         })
+    }
+
+    fn add_docs(&mut self, docs: &Docs) {
+        let builtin = |meta: &'static RouteMeta, call: EndpointFn| Endpoint {
+            meta,
+            reads_body: false,
+            call,
+            builtin: true,
+        };
+        let document = docs.clone();
+        self.endpoints.push(builtin(
+            &OPENAPI_ROUTE,
+            Box::new(move |_| {
+                let response = document.document();
+                Box::pin(async move { response })
+            }),
+        ));
+        self.endpoints.push(builtin(
+            &DOCS_ROUTE,
+            Box::new(|_| Box::pin(async { Docs::redirect() })),
+        ));
+        let assets = docs.clone();
+        self.endpoints.push(builtin(
+            &DOCS_ASSET_ROUTE,
+            Box::new(move |cx| {
+                let response = assets.asset(cx.path_value(0).unwrap_or_default());
+                Box::pin(async move { response })
+            }),
+        ));
     }
 }
 
@@ -112,6 +174,7 @@ struct AppInner {
     endpoints: Vec<Endpoint>,
     body_limit: usize,
     body_timeout: Duration,
+    docs: Docs,
 }
 
 /// An application: its route table is built once and shared, so cloning an
@@ -158,7 +221,15 @@ impl App {
             endpoints: Vec::new(),
             body_limit: DEFAULT_BODY_LIMIT,
             body_timeout: DEFAULT_BODY_TIMEOUT,
+            document: None,
+            serve_docs: true,
         }
+    }
+
+    /// The app's OpenAPI 3.1 document, as served at `/openapi.json`.
+    pub fn openapi_json(&self) -> &str {
+        // Built from a `String` in `AppBuilder::build`.
+        std::str::from_utf8(self.inner.docs.json()).unwrap_or_default()
     }
 
     /// The metadata of every route, in the order controllers were added.
@@ -166,6 +237,7 @@ impl App {
         self.inner
             .endpoints
             .iter()
+            .filter(|endpoint| !endpoint.builtin)
             .map(|endpoint| endpoint.meta)
             .collect()
     }

@@ -73,9 +73,11 @@ extern crate self as framework;
 
 mod app;
 mod body;
+pub mod cli;
 mod dto;
 mod error;
 mod extractor;
+pub mod openapi;
 mod request;
 mod response;
 mod route;
@@ -88,9 +90,11 @@ pub use app::{App, AppBuilder, BoxError, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOU
 pub use body::{Body, Response};
 pub use dto::{Dto, MAX_JSON_DEPTH, Random, Validate, from_json, random_value};
 pub use error::{ApiError, PROBLEM_JSON, Problem, ValidationIssue};
-pub use extractor::{FromRequest, InputKind, InputMeta, TypedBody, TypedHeaders, TypedQuery};
+pub use extractor::{
+    FromRequest, InputKind, InputMeta, SchemaFn, TypedBody, TypedHeaders, TypedQuery,
+};
 pub use request::RequestContext;
-pub use route::{Controller, HttpMethod, PathParamMeta, Route, RouteMeta};
+pub use route::{Controller, ErrorMeta, HttpMethod, PathParamMeta, Route, RouteMeta};
 pub use router::BuildError;
 pub use server::{
     DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_HEADERS,

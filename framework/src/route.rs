@@ -3,7 +3,11 @@
 
 use std::{fmt, future::Future, pin::Pin, sync::Arc};
 
-use crate::{body::Response, extractor::InputMeta, request::RequestContext};
+use crate::{
+    body::Response,
+    extractor::{InputMeta, SchemaFn},
+    request::RequestContext,
+};
 
 /// The HTTP method of a typed route.
 ///
@@ -72,12 +76,24 @@ impl fmt::Display for HttpMethod {
 }
 
 /// A path parameter of a route, in the order it appears in the path.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct PathParamMeta {
     /// The name written after `:` in the path.
     pub name: &'static str,
     /// Its constraints: `#[param] #[tags(min_length = 3)] section: String`.
     pub tags: &'static [crate::schema::Tag],
+    /// Its type's schema.
+    pub schema: SchemaFn,
+}
+
+/// An error a route documents: `errors(403 = "wrong password", 404)` in its
+/// route attribute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ErrorMeta {
+    /// The HTTP status.
+    pub status: u16,
+    /// When it happens; empty for the status's reason phrase.
+    pub description: &'static str,
 }
 
 /// Everything known about one typed route, produced by `#[controller]` at
@@ -127,6 +143,11 @@ pub struct RouteMeta {
     pub status: u16,
     /// Whether a successful answer has a JSON body.
     pub has_response_body: bool,
+    /// The schema of a successful answer's body.
+    pub response: Option<SchemaFn>,
+    /// The errors the handler documents (the framework's own, such as 400
+    /// for refused inputs, are added by the OpenAPI document).
+    pub errors: &'static [ErrorMeta],
     /// First paragraph of the handler's doc comment.
     pub summary: &'static str,
     /// The rest of the handler's doc comment.

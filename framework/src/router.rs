@@ -18,6 +18,9 @@ pub enum BuildError {
         /// The route already there.
         existing: String,
     },
+    /// The OpenAPI document cannot be built.
+    #[error("{0}")]
+    OpenApi(#[from] crate::openapi::OpenApiError),
     /// A route's path cannot be routed.
     #[error("invalid route {route}: {reason}")]
     InvalidPath {
@@ -129,6 +132,8 @@ mod tests {
             inputs: &[],
             status: 200,
             has_response_body: true,
+            response: None,
+            errors: &[],
             summary: "",
             description: "",
         }

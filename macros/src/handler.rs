@@ -45,12 +45,12 @@ enum Arg {
 enum Output {
     /// `()` or no return type: no body.
     Empty,
-    /// `T`: a JSON body.
-    Json,
+    /// `T`: a JSON body of this type.
+    Json(Type),
     /// `Result<(), E>`: no body, or an error.
     EmptyResult,
-    /// `Result<T, E>`: a JSON body, or an error.
-    JsonResult,
+    /// `Result<T, E>`: a JSON body of type `T`, or an error.
+    JsonResult(Type),
 }
 
 /// Removes `#[param]` attributes from the method's arguments, returning
@@ -182,7 +182,16 @@ pub(crate) fn expand(
         (Method::Post, _) => 201,
         _ => 200,
     });
-    let has_body = matches!(output, Output::Json | Output::JsonResult);
+    let response_schema = match &output {
+        Output::Json(ty) | Output::JsonResult(ty) => quote_spanned! {ty.span()=>
+            ::core::option::Option::Some(<#ty as ::framework::__private::ToSchema>::schema)
+        },
+        Output::Empty | Output::EmptyResult => quote!(::core::option::Option::None),
+    };
+    let has_body = matches!(output, Output::Json(_) | Output::JsonResult(_));
+    let error_metas = route.errors.iter().map(|(status, description)| {
+        quote! { ::framework::ErrorMeta { status: #status, description: #description } }
+    });
 
     let (summary, description) = docs::summary_and_description(&docs::doc_text(&method.attrs));
     let handler_name = sig.ident.to_string();
@@ -209,7 +218,19 @@ pub(crate) fn expand(
                 _ => None,
             })
             .unwrap_or_default();
-        quote! { ::framework::PathParamMeta { name: #name, tags: &[#(#tags),*] } }
+        let ty = args.iter().find_map(|arg| match arg {
+            Arg::Param {
+                name: known, ty, ..
+            } if known == name => Some(ty),
+            _ => None,
+        });
+        quote! {
+            ::framework::PathParamMeta {
+                name: #name,
+                tags: &[#(#tags),*],
+                schema: <#ty as ::framework::__private::ToSchema>::schema,
+            }
+        }
     });
 
     let idents: Vec<_> = (0..args.len())
@@ -271,13 +292,13 @@ pub(crate) fn expand(
         Output::Empty => {
             quote_spanned! {ret_span=> { let () = __output; ::framework::__private::reply_empty(#status) } }
         }
-        Output::Json => {
+        Output::Json(_) => {
             quote_spanned! {ret_span=> ::framework::__private::reply_json(&__output, #status) }
         }
         Output::EmptyResult => {
             quote_spanned! {ret_span=> ::framework::__private::reply_empty_result(__output, #status) }
         }
-        Output::JsonResult => {
+        Output::JsonResult(_) => {
             quote_spanned! {ret_span=> ::framework::__private::reply_json_result(__output, #status) }
         }
     };
@@ -294,6 +315,8 @@ pub(crate) fn expand(
                 inputs: &[#(#input_metas),*],
                 status: #status,
                 has_response_body: #has_body,
+                response: #response_schema,
+                errors: &[#(#error_metas),*],
                 summary: #summary,
                 description: #description,
             };
@@ -394,10 +417,10 @@ fn output_kind(output: &ReturnType) -> Output {
         return if is_unit(ok) {
             Output::EmptyResult
         } else {
-            Output::JsonResult
+            Output::JsonResult(ok.clone())
         };
     }
-    Output::Json
+    Output::Json(ty.clone())
 }
 
 fn is_unit(ty: &Type) -> bool {

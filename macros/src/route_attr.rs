@@ -46,6 +46,8 @@ pub(crate) struct RouteAttr {
     pub(crate) method: Method,
     pub(crate) path: LitStr,
     pub(crate) status: Option<u16>,
+    /// Documented error statuses and when they happen.
+    pub(crate) errors: Vec<(u16, String)>,
     /// The attribute itself, for errors that point at it.
     pub(crate) attr: Attribute,
 }
@@ -70,6 +72,35 @@ pub(crate) fn route_method(attr: &Attribute) -> Option<Method> {
 struct Args {
     path: LitStr,
     status: Option<LitInt>,
+    errors: Vec<(u16, String)>,
+}
+
+/// `errors(403 = "wrong password", 404)`.
+fn parse_errors(input: ParseStream<'_>) -> syn::Result<Vec<(u16, String)>> {
+    let content;
+    syn::parenthesized!(content in input);
+    let mut errors = Vec::new();
+    while !content.is_empty() {
+        let status: LitInt = content.parse()?;
+        let code: u16 = status.base10_parse()?;
+        if !(400..=599).contains(&code) {
+            return Err(syn::Error::new(
+                status.span(),
+                "documented errors are 4xx or 5xx statuses",
+            ));
+        }
+        let description = if content.peek(Token![=]) {
+            content.parse::<Token![=]>()?;
+            content.parse::<LitStr>()?.value()
+        } else {
+            String::new()
+        };
+        errors.push((code, description));
+        if content.peek(Token![,]) {
+            content.parse::<Token![,]>()?;
+        }
+    }
+    Ok(errors)
 }
 
 impl Parse for Args {
@@ -81,22 +112,32 @@ impl Parse for Args {
             )
         })?;
         let mut status = None;
+        let mut errors = Vec::new();
         while input.peek(Token![,]) {
             input.parse::<Token![,]>()?;
             if input.is_empty() {
                 break;
             }
             let key: syn::Ident = input.parse()?;
-            if key != "status" {
+            if key == "status" {
+                input.parse::<Token![=]>()?;
+                status = Some(input.parse::<LitInt>()?);
+            } else if key == "errors" {
+                errors = parse_errors(input)?;
+            } else {
                 return Err(syn::Error::new(
                     key.span(),
-                    format!("unknown route option `{key}`; the only option is `status = <code>`"),
+                    format!(
+                        "unknown route option `{key}`; options are `status = <code>` and `errors(404 = \"when\", ...)`"
+                    ),
                 ));
             }
-            input.parse::<Token![=]>()?;
-            status = Some(input.parse::<LitInt>()?);
         }
-        Ok(Args { path, status })
+        Ok(Args {
+            path,
+            status,
+            errors,
+        })
     }
 }
 
@@ -129,6 +170,7 @@ impl RouteAttr {
             method,
             path: args.path,
             status,
+            errors: args.errors,
             attr: attr.clone(),
         })
     }

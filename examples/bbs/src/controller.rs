@@ -72,7 +72,7 @@ impl BbsArticlesController {
     ///
     /// Filters match part of the writer, title or body, ignoring ASCII case;
     /// sort keys are applied in order, newest first by default.
-    #[typed_route::patch("")]
+    #[typed_route::patch("", errors(503 = "The article store is unavailable."))]
     async fn index(
         &self,
         #[param] section: String,
@@ -87,7 +87,10 @@ impl BbsArticlesController {
     }
 
     /// Read an article with its whole history.
-    #[typed_route::get(":id")]
+    #[typed_route::get(
+        ":id",
+        errors(404 = "No such article in this section.", 503 = "The article store is unavailable.")
+    )]
     async fn at(
         &self,
         #[param] section: String,
@@ -102,7 +105,7 @@ impl BbsArticlesController {
     /// Post a new article.
     ///
     /// The password is stored hashed and is needed to update or erase it.
-    #[typed_route::post("")]
+    #[typed_route::post("", errors(503 = "The article store is unavailable."))]
     async fn create(
         &self,
         #[param] section: String,
@@ -116,7 +119,14 @@ impl BbsArticlesController {
     /// Update an article; needs the writer's password.
     ///
     /// History is never rewritten: the new content is appended as a snapshot.
-    #[typed_route::put(":id")]
+    #[typed_route::put(
+        ":id",
+        errors(
+            403 = "The password does not match the article's.",
+            404 = "No such article in this section.",
+            503 = "The article store is unavailable."
+        )
+    )]
     async fn update(
         &self,
         #[param] section: String,
@@ -133,7 +143,14 @@ impl BbsArticlesController {
     }
 
     /// Erase an article and its history; needs the writer's password.
-    #[typed_route::delete(":id")]
+    #[typed_route::delete(
+        ":id",
+        errors(
+            403 = "The password does not match the article's.",
+            404 = "No such article in this section.",
+            503 = "The article store is unavailable."
+        )
+    )]
     async fn erase(
         &self,
         #[param] section: String,

@@ -9,7 +9,7 @@ pub mod store;
 
 use std::net::SocketAddr;
 
-use framework::{App, BuildError, Server};
+use framework::{App, BuildError, Server, openapi::OpenApiDocument};
 
 pub use controller::BbsArticlesController;
 pub use store::{ArticleStore, StoreError};
@@ -18,9 +18,17 @@ pub use store::{ArticleStore, StoreError};
 /// directory.
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://bbs.db";
 
-/// The app over a store.
+/// The title, version and description of the app's OpenAPI document.
+pub fn api_info() -> OpenApiDocument {
+    OpenApiDocument::new("BBS", env!("CARGO_PKG_VERSION")).description(
+        "Articles of a bulletin board, by section. An update appends a snapshot: history is never rewritten.",
+    )
+}
+
+/// The app over a store; it also serves `/openapi.json` and `/docs`.
 pub fn app(store: ArticleStore) -> Result<App, BuildError> {
     App::builder()
+        .openapi(api_info())
         .controller(BbsArticlesController::new(store))
         .build()
 }

@@ -139,6 +139,17 @@ impl ArticleStore {
         Ok(ArticleStore { pool })
     }
 
+    /// A store that connects on first use and migrates nothing: for
+    /// describing the app (`bbs openapi`) without touching the database.
+    pub fn lazy(url: &str) -> Result<Self, StoreError> {
+        let options = SqliteConnectOptions::from_str(url)?;
+        Ok(ArticleStore {
+            pool: SqlitePoolOptions::new()
+                .max_connections(1)
+                .connect_lazy_with(options),
+        })
+    }
+
     /// Closes the pool, waiting for connections to be returned.
     pub async fn close(&self) {
         self.pool.close().await;

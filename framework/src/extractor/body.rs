@@ -68,6 +68,7 @@ impl<T: Dto> FromRequest for TypedBody<T> {
     const INPUT: InputMeta = InputMeta {
         kind: InputKind::Body,
         reads_body: true,
+        schema: Some(<T as crate::schema::ToSchema>::schema),
     };
 
     fn from_request(cx: &mut RequestContext) -> Result<Self, ApiError> {

@@ -70,6 +70,7 @@ impl<T: Dto> FromRequest for TypedHeaders<T> {
     const INPUT: InputMeta = InputMeta {
         kind: InputKind::Headers,
         reads_body: false,
+        schema: Some(<T as crate::schema::ToSchema>::schema),
     };
 
     fn from_request(cx: &mut RequestContext) -> Result<Self, ApiError> {

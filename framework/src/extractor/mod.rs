@@ -30,13 +30,18 @@ pub enum InputKind {
 }
 
 /// What one handler argument reads, recorded in the route's metadata.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct InputMeta {
     /// Which part of the request it reads.
     pub kind: InputKind,
     /// Whether the body must be collected before it runs.
     pub reads_body: bool,
+    /// The schema of what it reads, for the OpenAPI document and the SDKs.
+    pub schema: Option<SchemaFn>,
 }
+
+/// Builds a type's schema into a registry: `<T as ToSchema>::schema`.
+pub type SchemaFn = fn(&mut crate::schema::Registry) -> crate::schema::Schema;
 
 /// A handler argument read from the request: [`TypedBody`], [`TypedQuery`],
 /// [`TypedHeaders`], or the raw `http::HeaderMap` / `http::Method` /
@@ -66,6 +71,7 @@ impl FromRequest for http::HeaderMap {
     const INPUT: InputMeta = InputMeta {
         kind: InputKind::Request,
         reads_body: false,
+        schema: None,
     };
 
     fn from_request(cx: &mut RequestContext) -> Result<Self, ApiError> {
@@ -77,6 +83,7 @@ impl FromRequest for http::Method {
     const INPUT: InputMeta = InputMeta {
         kind: InputKind::Request,
         reads_body: false,
+        schema: None,
     };
 
     fn from_request(cx: &mut RequestContext) -> Result<Self, ApiError> {
@@ -88,6 +95,7 @@ impl FromRequest for http::Uri {
     const INPUT: InputMeta = InputMeta {
         kind: InputKind::Request,
         reads_body: false,
+        schema: None,
     };
 
     fn from_request(cx: &mut RequestContext) -> Result<Self, ApiError> {

@@ -76,6 +76,7 @@ impl<T: Dto> FromRequest for TypedQuery<T> {
     const INPUT: InputMeta = InputMeta {
         kind: InputKind::Query,
         reads_body: false,
+        schema: Some(<T as crate::schema::ToSchema>::schema),
     };
 
     fn from_request(cx: &mut RequestContext) -> Result<Self, ApiError> {

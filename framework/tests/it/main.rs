@@ -3,4 +3,5 @@
 
 mod dto;
 mod extractors;
+mod openapi;
 mod server;

@@ -222,3 +222,78 @@ async fn try_send(addr: SocketAddr, input: &serde_json::Value) -> Option<(u16, S
     let id = response.json()["id"].as_str()?.to_owned();
     Some((response.status, id))
 }
+
+/// A command the contract tests need, or a failure that says how to get it.
+fn tool(program: &str, install: &str) -> Command {
+    let found = Command::new(program).arg("--version").output();
+    assert!(
+        found.is_ok_and(|output| output.status.success()),
+        "`{program}` is needed for this test and is not installed: {install} (.ci/run does)"
+    );
+    Command::new(program)
+}
+
+#[tokio::test]
+async fn schemathesis_finds_no_server_error_and_no_schema_violation() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Bbs::start(&dir);
+    let url = format!("http://{}/openapi.json", server.addr);
+    let report = dir.path().join("schemathesis");
+    let output = tool("schemathesis", "pip install schemathesis")
+        .args(["run", &url])
+        .args([
+            "--checks",
+            "not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance",
+        ])
+        .args(["--max-examples", "25", "--no-color"])
+        .arg("--report-dir")
+        .arg(&report)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "schemathesis found problems:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("5 selected / 5 total"), "{stdout}");
+    assert!(stdout.contains("passed"), "{stdout}");
+}
+
+#[tokio::test]
+async fn the_docs_page_lists_the_operations_in_a_browser() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Bbs::start(&dir);
+    let profile = dir.path().join("chromium-profile");
+    let output = tool("chromium", "apt-get install chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--virtual-time-budget=15000",
+            "--dump-dom",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("http://{}/docs/index.html", server.addr))
+        .output()
+        .unwrap();
+    let dom = String::from_utf8_lossy(&output.stdout);
+    for expected in [
+        "/bbs/articles/{section}/{id}",
+        "Update an article; needs the writer's password.",
+        "Post a new article.",
+        "List a section's articles, a page at a time.",
+        "Read an article with its whole history.",
+        "Erase an article and its history; needs the writer's password.",
+    ] {
+        assert!(
+            dom.contains(expected),
+            "the docs page does not show {expected:?}:\n{dom}"
+        );
+    }
+}

@@ -1,0 +1,186 @@
+//! The OpenAPI document: committed as a golden file, served at
+//! `/openapi.json`, printed by `bbs openapi`, valid OpenAPI 3.1, and the
+//! docs page is served from embedded assets.
+
+use std::process::Command;
+
+use crate::support::app;
+
+const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.json");
+
+/// Compares with the golden file; `UPDATE_GOLDEN=1` rewrites it.
+fn assert_golden(actual: &str) {
+    let actual = format!("{}\n", actual.trim_end());
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(GOLDEN, &actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(GOLDEN).unwrap_or_default();
+    assert!(
+        expected == actual,
+        "examples/bbs/openapi.json is out of date with the routes and DTOs; regenerate it with \
+         `cargo run -p bbs -- openapi > examples/bbs/openapi.json` (or UPDATE_GOLDEN=1 cargo test -p bbs) \
+         and commit it"
+    );
+}
+
+#[tokio::test]
+async fn the_served_document_matches_the_golden_file() {
+    let (app, _dir) = app().await;
+    let response = app.test_client().get("/openapi.json").send().await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.header("content-type"), Some("application/json"));
+    assert_eq!(response.text(), app.openapi_json());
+    assert_golden(app.openapi_json());
+}
+
+#[test]
+fn bbs_openapi_prints_the_golden_file_without_a_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let database = dir.path().join("never-created.db");
+    let output = Command::new(env!("CARGO_BIN_EXE_bbs"))
+        .arg("openapi")
+        .env("DATABASE_URL", format!("sqlite://{}", database.display()))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_golden(&String::from_utf8(output.stdout).unwrap());
+    assert!(
+        !database.exists(),
+        "printing the document touches no database"
+    );
+}
+
+#[test]
+fn the_document_is_valid_openapi_3_1() {
+    let output = Command::new("python3")
+        .args(["-m", "openapi_spec_validator", GOLDEN])
+        .output()
+        .unwrap_or_else(|err| panic!("python3 is needed to validate the document: {err}"));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !stderr.contains("No module named"),
+        "openapi-spec-validator is not installed: run `pip install openapi-spec-validator` (.ci/run does)"
+    );
+    assert!(
+        output.status.success(),
+        "the document is not valid OpenAPI: {}{stderr}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    let document: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(GOLDEN).unwrap()).unwrap();
+    assert_eq!(document["openapi"], "3.1.0");
+}
+
+#[tokio::test]
+async fn the_document_describes_every_route_with_its_schemas() {
+    let (app, _dir) = app().await;
+    let document: serde_json::Value = serde_json::from_str(app.openapi_json()).unwrap();
+    let operations: Vec<(String, String, String)> = document["paths"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .flat_map(|(path, item)| {
+            item.as_object()
+                .unwrap()
+                .iter()
+                .map(move |(method, operation)| {
+                    (
+                        path.clone(),
+                        method.clone(),
+                        operation["operationId"].as_str().unwrap().to_owned(),
+                    )
+                })
+        })
+        .collect();
+    assert_eq!(
+        operations,
+        [
+            (
+                "/bbs/articles/{section}".into(),
+                "patch".into(),
+                "bbs.articles.index".into()
+            ),
+            (
+                "/bbs/articles/{section}".into(),
+                "post".into(),
+                "bbs.articles.create".into()
+            ),
+            (
+                "/bbs/articles/{section}/{id}".into(),
+                "delete".into(),
+                "bbs.articles.erase".into()
+            ),
+            (
+                "/bbs/articles/{section}/{id}".into(),
+                "get".into(),
+                "bbs.articles.at".into()
+            ),
+            (
+                "/bbs/articles/{section}/{id}".into(),
+                "put".into(),
+                "bbs.articles.update".into()
+            ),
+        ]
+    );
+    let schemas = &document["components"]["schemas"];
+    let create = &schemas["ArticleCreate"];
+    assert_eq!(create["properties"]["title"]["minLength"], 3);
+    assert_eq!(create["properties"]["title"]["maxLength"], 50);
+    let file = &schemas["AttachmentFile"];
+    assert_eq!(file["properties"]["url"]["format"], "uri");
+    assert_eq!(
+        file["properties"]["name"]["type"],
+        serde_json::json!(["string", "null"])
+    );
+    assert!(
+        file["required"]
+            .as_array()
+            .unwrap()
+            .contains(&"name".into()),
+        "nullable, yet required"
+    );
+    let request = &schemas["ArticleIndexRequest"];
+    assert!(
+        request.get("required").is_none(),
+        "optional properties are not required"
+    );
+    assert_eq!(
+        schemas["ArticleFormat"]["enum"],
+        serde_json::json!(["md", "html", "txt"])
+    );
+    let erase = &document["paths"]["/bbs/articles/{section}/{id}"]["delete"];
+    assert!(erase["responses"]["204"].is_object());
+    assert_eq!(
+        erase["responses"]["403"]["content"]["application/problem+json"]["schema"]["$ref"],
+        "#/components/schemas/Problem"
+    );
+}
+
+#[tokio::test]
+async fn the_docs_page_is_served_from_embedded_assets() {
+    let (app, _dir) = app().await;
+    let client = app.test_client();
+    let response = client.get("/docs").send().await;
+    assert_eq!(response.status(), 301);
+    assert_eq!(response.header("location"), Some("/docs/index.html"));
+    let page = client.get("/docs/index.html").send().await;
+    assert_eq!(page.status(), 200);
+    assert!(page.text().contains("swagger"), "{}", page.text());
+    let script = client.get("/docs/swagger-ui-bundle.js").send().await;
+    assert_eq!(script.status(), 200);
+    assert!(script.bytes().len() > 100_000, "the bundle is embedded");
+    let config = client.get("/docs/swagger-initializer.js").send().await;
+    assert!(config.text().contains("/openapi.json"), "{}", config.text());
+    assert_eq!(client.get("/docs/missing.js").send().await.status(), 404);
+    assert!(
+        !app.routes()
+            .iter()
+            .any(|meta| meta.path.starts_with("/docs")),
+        "the docs routes are the framework's, not the app's"
+    );
+}

@@ -1,0 +1,54 @@
+//! The command line every app gets: `serve` (the default) and `openapi`.
+
+use std::process::ExitCode;
+
+use crate::app::App;
+
+/// What the command line asks the app to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Serve (the default).
+    Serve,
+    /// Print the OpenAPI document to stdout and exit.
+    PrintOpenApi,
+}
+
+impl Command {
+    /// Reads the process's arguments. `--help` and mistakes print a message
+    /// and exit, as command lines do.
+    ///
+    /// ```
+    /// use framework::cli::Command;
+    /// assert_eq!(Command::parse_from(["bbs"]), Command::Serve);
+    /// assert_eq!(Command::parse_from(["bbs", "openapi"]), Command::PrintOpenApi);
+    /// ```
+    pub fn from_args() -> Command {
+        Self::parse_from(std::env::args_os())
+    }
+
+    /// Reads the given arguments (the first is the program's name).
+    pub fn parse_from<I, T>(args: I) -> Command
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let matches = clap::Command::new("app")
+            .about("Serves the app; `openapi` prints its OpenAPI document instead.")
+            .subcommand(clap::Command::new("serve").about("Serve the app (the default)"))
+            .subcommand(
+                clap::Command::new("openapi")
+                    .about("Print the OpenAPI 3.1 document to stdout and exit"),
+            )
+            .get_matches_from(args);
+        match matches.subcommand_name() {
+            Some("openapi") => Command::PrintOpenApi,
+            _ => Command::Serve,
+        }
+    }
+}
+
+/// Prints the app's OpenAPI document to stdout.
+pub fn print_openapi(app: &App) -> ExitCode {
+    println!("{}", app.openapi_json());
+    ExitCode::SUCCESS
+}

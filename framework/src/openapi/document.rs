@@ -1,0 +1,457 @@
+//! Building the document.
+
+use std::collections::BTreeMap;
+
+use http::StatusCode;
+use utoipa::openapi::{
+    ComponentsBuilder, ContentBuilder, InfoBuilder, OpenApi, OpenApiBuilder, Paths, RefOr,
+    Required, ResponseBuilder,
+    path::{
+        HttpMethod as OaMethod, OperationBuilder, ParameterBuilder, ParameterIn, ParameterStyle,
+    },
+    request_body::RequestBodyBuilder,
+    schema::{ArrayBuilder, ObjectBuilder, Schema as OaSchema, SchemaType, Type},
+    security::{SecurityRequirement, SecurityScheme},
+};
+
+use super::schema::{Converter, component_name};
+use crate::{
+    error::PROBLEM_JSON,
+    extractor::InputKind,
+    route::{Controller, HttpMethod, RouteMeta},
+    schema::{DefId, Registry, Schema, TypeKind, apply_tags},
+};
+
+/// The name of the error body's component.
+const PROBLEM: &str = "Problem";
+
+/// Why a document could not be built.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OpenApiError {
+    /// Two different types would get the same component name.
+    #[error(
+        "two types are named `{name}` in the OpenAPI document: `{first}` and `{second}`; rename one with #[serde(rename = \"...\")]"
+    )]
+    AmbiguousName {
+        /// The component name.
+        name: String,
+        /// One Rust type.
+        first: &'static str,
+        /// The other.
+        second: &'static str,
+    },
+}
+
+/// An app's OpenAPI 3.1 document, built from its routes' metadata.
+///
+/// ```
+/// use framework::prelude::*;
+/// use framework::openapi::OpenApiDocument;
+///
+/// #[dto]
+/// struct Note { #[tags(max_length = 280)] text: String }
+///
+/// struct Notes;
+///
+/// #[controller("notes")]
+/// impl Notes {
+///     /// Post a note.
+///     #[typed_route::post("", errors(409 = "a note with this text exists"))]
+///     async fn create(&self, body: TypedBody<Note>) -> Note { body.into_inner() }
+/// }
+///
+/// let json = OpenApiDocument::new("Notes", "1.0.0").controller::<Notes>().to_json().unwrap();
+/// let document: serde_json::Value = serde_json::from_str(&json).unwrap();
+/// assert_eq!(document["openapi"], "3.1.0");
+/// let create = &document["paths"]["/notes"]["post"];
+/// assert_eq!(create["operationId"], "notes.create");
+/// assert_eq!(create["summary"], "Post a note.");
+/// assert!(create["responses"]["409"].is_object());
+/// assert_eq!(document["components"]["schemas"]["Note"]["properties"]["text"]["maxLength"], 280);
+/// ```
+#[derive(Clone, Debug)]
+pub struct OpenApiDocument {
+    title: String,
+    version: String,
+    description: Option<String>,
+    routes: Vec<&'static RouteMeta>,
+    security_schemes: Vec<(String, SecurityScheme)>,
+    security: Vec<String>,
+}
+
+impl OpenApiDocument {
+    /// A document with a title and the API's version.
+    pub fn new(title: impl Into<String>, version: impl Into<String>) -> Self {
+        OpenApiDocument {
+            title: title.into(),
+            version: version.into(),
+            description: None,
+            routes: Vec::new(),
+            security_schemes: Vec::new(),
+            security: Vec::new(),
+        }
+    }
+
+    /// The API's description.
+    #[must_use]
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// Documents a controller's routes (no instance needed).
+    #[must_use]
+    pub fn controller<C: Controller>(mut self) -> Self {
+        self.routes
+            .extend(C::routes().iter().map(|route| route.meta()));
+        self
+    }
+
+    /// Documents routes.
+    #[must_use]
+    pub fn routes(mut self, routes: impl IntoIterator<Item = &'static RouteMeta>) -> Self {
+        self.routes.extend(routes);
+        self
+    }
+
+    /// Declares a security scheme, e.g. a bearer token.
+    #[must_use]
+    pub fn security_scheme(mut self, name: impl Into<String>, scheme: SecurityScheme) -> Self {
+        self.security_schemes.push((name.into(), scheme));
+        self
+    }
+
+    /// Requires a declared scheme on every operation.
+    #[must_use]
+    pub fn require(mut self, scheme: impl Into<String>) -> Self {
+        self.security.push(scheme.into());
+        self
+    }
+
+    /// The routes documented.
+    pub fn route_metas(&self) -> &[&'static RouteMeta] {
+        &self.routes
+    }
+
+    /// The document as pretty JSON, deterministic for the same routes.
+    pub fn to_json(&self) -> Result<String, OpenApiError> {
+        let document = self.build()?;
+        // The model holds only strings, numbers, maps and arrays.
+        Ok(document.to_pretty_json().unwrap_or_default())
+    }
+
+    /// The document, in utoipa's model.
+    pub fn build(&self) -> Result<OpenApi, OpenApiError> {
+        let mut registry = Registry::default();
+        let described: Vec<Described> = self
+            .routes
+            .iter()
+            .map(|meta| Described::new(meta, &mut registry))
+            .collect();
+        let names = component_names(&registry)?;
+        let converter = Converter {
+            registry: &registry,
+            names: &names,
+        };
+
+        let mut components = ComponentsBuilder::new().schema(PROBLEM, problem_schema());
+        for (id, def) in registry.defs() {
+            components = components.schema(names[&id].clone(), converter.definition(def));
+        }
+        for (name, scheme) in &self.security_schemes {
+            components = components.security_scheme(name.clone(), scheme.clone());
+        }
+        let mut paths = Paths::new();
+        for route in &described {
+            let operation = self.operation(route, &converter);
+            paths.add_path_operation(
+                route.meta.router_path,
+                vec![method(route.meta.method)],
+                operation,
+            );
+        }
+        let mut info = InfoBuilder::new()
+            .title(self.title.clone())
+            .version(self.version.clone());
+        if let Some(description) = &self.description {
+            info = info.description(Some(description.clone()));
+        }
+        Ok(OpenApiBuilder::new()
+            .info(info)
+            .paths(paths)
+            .components(Some(components.build()))
+            .build())
+    }
+
+    fn operation(
+        &self,
+        route: &Described,
+        converter: &Converter<'_>,
+    ) -> utoipa::openapi::path::Operation {
+        let meta = route.meta;
+        let mut operation = OperationBuilder::new()
+            .operation_id(Some(operation_id(meta)))
+            .tag(meta.controller)
+            .summary((!meta.summary.is_empty()).then_some(meta.summary))
+            .description((!meta.description.is_empty()).then_some(meta.description));
+        for (param, schema) in meta.path_params.iter().zip(&route.params) {
+            operation = operation.parameter(
+                ParameterBuilder::new()
+                    .name(param.name)
+                    .parameter_in(ParameterIn::Path)
+                    .required(Required::True)
+                    .schema(Some(converter.schema(schema))),
+            );
+        }
+        for (kind, schema) in &route.fields {
+            let location = match kind {
+                InputKind::Query => ParameterIn::Query,
+                _ => ParameterIn::Header,
+            };
+            if let Some(Schema::Ref(id)) = Some(schema)
+                && let TypeKind::Object(object) = &converter.registry.get(*id).kind
+            {
+                for field in &object.fields {
+                    let structured = matches!(
+                        unwrap_nullable(&field.schema),
+                        Schema::Ref(_) | Schema::Array(_) | Schema::Map(_)
+                    );
+                    let style = (structured && location == ParameterIn::Query)
+                        .then_some(ParameterStyle::DeepObject);
+                    operation = operation.parameter(
+                        ParameterBuilder::new()
+                            .name(field.name.clone())
+                            .parameter_in(location.clone())
+                            .required(if field.required {
+                                Required::True
+                            } else {
+                                Required::False
+                            })
+                            .description(
+                                (!field.description.is_empty()).then(|| field.description.clone()),
+                            )
+                            .style(style)
+                            .explode(structured.then_some(true))
+                            .schema(Some(converter.schema(&field.schema))),
+                    );
+                }
+            }
+        }
+        if let Some(body) = &route.body {
+            operation = operation.request_body(Some(
+                RequestBodyBuilder::new()
+                    .required(Some(Required::True))
+                    .content(
+                        "application/json",
+                        ContentBuilder::new()
+                            .schema(Some(converter.schema(body)))
+                            .build(),
+                    )
+                    .build(),
+            ));
+        }
+        let success = StatusCode::from_u16(meta.status).unwrap_or(StatusCode::OK);
+        let mut response =
+            ResponseBuilder::new().description(success.canonical_reason().unwrap_or("Success"));
+        if let Some(schema) = &route.response {
+            response = response.content(
+                "application/json",
+                ContentBuilder::new()
+                    .schema(Some(converter.schema(schema)))
+                    .build(),
+            );
+        }
+        operation = operation.response(meta.status.to_string(), response.build());
+        for (status, description) in route.errors(meta) {
+            operation = operation.response(status.to_string(), problem_response(&description));
+        }
+        for scheme in &self.security {
+            operation = operation.security(SecurityRequirement::new(
+                scheme.clone(),
+                Vec::<String>::new(),
+            ));
+        }
+        operation.build()
+    }
+}
+
+/// A route with its schemas built.
+struct Described {
+    meta: &'static RouteMeta,
+    params: Vec<Schema>,
+    fields: Vec<(InputKind, Schema)>,
+    body: Option<Schema>,
+    response: Option<Schema>,
+}
+
+impl Described {
+    fn new(meta: &'static RouteMeta, registry: &mut Registry) -> Self {
+        let params = meta
+            .path_params
+            .iter()
+            .map(|param| apply_tags((param.schema)(registry), param.tags))
+            .collect();
+        let mut fields = Vec::new();
+        let mut body = None;
+        for input in meta.inputs {
+            let Some(schema) = input.schema.map(|schema| schema(registry)) else {
+                continue;
+            };
+            match input.kind {
+                InputKind::Body => body = Some(schema),
+                InputKind::Query | InputKind::Headers => fields.push((input.kind, schema)),
+                InputKind::Request => {}
+            }
+        }
+        let response = meta.response.map(|schema| schema(registry));
+        Described {
+            meta,
+            params,
+            fields,
+            body,
+            response,
+        }
+    }
+
+    /// The error responses: the framework's own, then the handler's.
+    fn errors(&self, meta: &RouteMeta) -> BTreeMap<u16, String> {
+        let mut errors = BTreeMap::new();
+        if !self.params.is_empty() || !self.fields.is_empty() || self.body.is_some() {
+            errors.insert(
+                400,
+                "An input is invalid; `errors` lists every problem with its path.".to_owned(),
+            );
+        }
+        if self.body.is_some() {
+            errors.insert(413, "The body is larger than the limit.".to_owned());
+            errors.insert(415, "The body is not `application/json`.".to_owned());
+        }
+        for error in meta.errors {
+            let description = if error.description.is_empty() {
+                StatusCode::from_u16(error.status)
+                    .ok()
+                    .and_then(|status| status.canonical_reason())
+                    .unwrap_or("Error")
+                    .to_owned()
+            } else {
+                error.description.to_owned()
+            };
+            errors.insert(error.status, description);
+        }
+        errors
+    }
+}
+
+fn unwrap_nullable(schema: &Schema) -> &Schema {
+    match schema {
+        Schema::Nullable(inner) => unwrap_nullable(inner),
+        other => other,
+    }
+}
+
+fn method(method: HttpMethod) -> OaMethod {
+    match method {
+        HttpMethod::Get => OaMethod::Get,
+        HttpMethod::Post => OaMethod::Post,
+        HttpMethod::Put => OaMethod::Put,
+        HttpMethod::Patch => OaMethod::Patch,
+        HttpMethod::Delete => OaMethod::Delete,
+    }
+}
+
+/// `bbs.articles.update`: the path's literal segments and the handler, as
+/// the SDKs name their functions.
+pub(crate) fn operation_id(meta: &RouteMeta) -> String {
+    let mut parts: Vec<&str> = meta
+        .path
+        .split('/')
+        .filter(|segment| !segment.is_empty() && !segment.starts_with(':'))
+        .collect();
+    parts.push(meta.handler);
+    parts.join(".")
+}
+
+/// Component names for every definition, refusing two types with one name.
+fn component_names(registry: &Registry) -> Result<BTreeMap<DefId, String>, OpenApiError> {
+    let mut taken: BTreeMap<String, &'static str> =
+        BTreeMap::from([(PROBLEM.to_owned(), "framework::Problem")]);
+    let mut names = BTreeMap::new();
+    for (id, def) in registry.defs() {
+        let name = component_name(def);
+        if let Some(first) = taken.get(&name) {
+            return Err(OpenApiError::AmbiguousName {
+                name,
+                first,
+                second: def.rust_name,
+            });
+        }
+        taken.insert(name.clone(), def.rust_name);
+        names.insert(id, name);
+    }
+    Ok(names)
+}
+
+fn problem_response(description: &str) -> RefOr<utoipa::openapi::Response> {
+    ResponseBuilder::new()
+        .description(description)
+        .content(
+            PROBLEM_JSON,
+            ContentBuilder::new()
+                .schema(Some(utoipa::openapi::Ref::from_schema_name(PROBLEM)))
+                .build(),
+        )
+        .build()
+        .into()
+}
+
+/// `application/problem+json`, as [`crate::Problem`] reads it.
+fn problem_schema() -> RefOr<OaSchema> {
+    let string = || ObjectBuilder::new().schema_type(Type::String);
+    let issue = ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .property(
+            "path",
+            string().description(Some("Where the bad value is: `$input.files[0].url`.")),
+        )
+        .property(
+            "expected",
+            string().description(Some("What was expected, as a typia type expression.")),
+        )
+        .property(
+            "value",
+            ObjectBuilder::new()
+                .schema_type(SchemaType::AnyValue)
+                .description(Some(
+                    "The value found; absent when the property was missing.",
+                )),
+        )
+        .required("path")
+        .required("expected");
+    ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .description(Some("An RFC 9457 problem document."))
+        .property("type", string())
+        .property("title", string())
+        .property(
+            "status",
+            ObjectBuilder::new().schema_type(Type::Integer).format(Some(
+                utoipa::openapi::schema::SchemaFormat::Custom("uint16".to_owned()),
+            )),
+        )
+        .property(
+            "code",
+            string().description(Some("A stable, machine-readable code.")),
+        )
+        .property(
+            "detail",
+            string().description(Some("A message for people.")),
+        )
+        .property("errors", ArrayBuilder::new().items(issue))
+        .required("type")
+        .required("title")
+        .required("status")
+        .required("code")
+        .required("detail")
+        .into()
+}

@@ -1,0 +1,14 @@
+//! The OpenAPI 3.1 document of an app, built from the route metadata the
+//! macros produce and the DTOs' schemas: nothing is declared twice.
+
+mod document;
+mod schema;
+
+pub use document::{OpenApiDocument, OpenApiError};
+
+/// utoipa's OpenAPI model, which the document is built with.
+pub use utoipa::openapi;
+mod serve;
+
+pub(crate) use serve::{DOCS_ASSET_ROUTE, DOCS_ROUTE, Docs, OPENAPI_ROUTE};
+pub use serve::{DOCS_PATH, OPENAPI_PATH};
