@@ -122,9 +122,10 @@ pub mod typed_route {
     pub use macros::{delete, get, patch, post, put};
 }
 
-/// Helpers for testing DTOs: values with one constraint broken.
+/// Helpers for testing DTOs: property checks, and values with one
+/// constraint broken.
 pub mod testing {
-    pub use crate::dto::{Broken, broken_variants};
+    pub use crate::dto::{Broken, broken_variants, check_broken_values, check_random_value};
 }
 
 /// Everything a controller needs: `use framework::prelude::*;`.

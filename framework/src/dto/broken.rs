@@ -4,7 +4,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::Dto;
+use super::{Dto, report::push_key};
 use crate::schema::{Format, Registry, Schema, TypeKind, schema_of};
 
 /// A document with one thing wrong, and where the report must point.
@@ -107,18 +107,9 @@ fn replace_at(root: &Value, pointer: &[Step], replacement: Option<Value>) -> Val
 }
 
 fn child_path(path: &str, key: &str) -> String {
-    let identifier = key
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
-        && key
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
-    if identifier {
-        format!("{path}.{key}")
-    } else {
-        format!("{path}[{}]", Value::from(key))
-    }
+    let mut child = path.to_owned();
+    push_key(&mut child, key);
+    child
 }
 
 /// A string no format accepts, except `password` which accepts all.

@@ -6,11 +6,13 @@ mod broken;
 pub mod check;
 mod decode;
 mod presence;
+mod property;
 mod random;
 mod report;
 
 pub use broken::{Broken, broken_variants};
 pub use decode::from_json;
+pub use property::{check_broken_values, check_random_value};
 pub use random::{Random, random_value};
 
 pub use decode::MAX_JSON_DEPTH;

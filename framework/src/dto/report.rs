@@ -365,7 +365,7 @@ impl<'a> Report<'a> {
 }
 
 /// `$input.name`, or `$input["odd key"]` when the key is not an identifier.
-fn push_key(path: &mut String, key: &str) {
+pub(crate) fn push_key(path: &mut String, key: &str) {
     let identifier = key
         .chars()
         .next()

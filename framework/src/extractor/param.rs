@@ -26,24 +26,12 @@ pub fn path_param<T: DeserializeOwned + ToSchema + 'static>(
         ))
     })?;
     let values = [value];
-    T::deserialize(TextValues::new(&values)).map_err(|_| {
-        let described = schema_of::<T>();
-        let expected = expected(&described.schema, &described.registry);
-        ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "invalid_path_parameter",
-            format!("path parameter `{name}`: {value:?} is not {expected}"),
-        )
-        .with_issues([ValidationIssue::new(
-            format!("$path.{name}"),
-            expected,
-            value,
-        )])
-    })
+    T::deserialize(TextValues::new(&values))
+        .map_err(|_| path_param_refused::<T>(cx, index, name, &[]))
 }
 
-/// The refusal of a path parameter that parsed but breaks a constraint of
-/// its `#[tags]`.
+/// The refusal of a path parameter that is not a `T`, or that breaks a
+/// constraint of its `#[tags]`: names the parameter and what it should be.
 #[doc(hidden)]
 pub fn path_param_refused<T: ToSchema + 'static>(
     cx: &RequestContext,

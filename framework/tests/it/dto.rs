@@ -4,9 +4,11 @@
 
 use std::collections::BTreeMap;
 
-use framework::{prelude::*, testing::broken_variants};
+use framework::{
+    prelude::*,
+    testing::{check_broken_values, check_random_value},
+};
 use proptest::prelude::*;
-use rand::{SeedableRng, rngs::StdRng};
 use serde_json::json;
 
 /// Every tag on one type.
@@ -186,67 +188,20 @@ fn decode<T: Dto>(value: &serde_json::Value) -> Result<T, ApiError> {
     framework::from_json::<T>(value.to_string().as_bytes())
 }
 
-fn check_random_values_validate<T: Dto + std::fmt::Debug + PartialEq>(
-    seed: u64,
-) -> Result<(), TestCaseError> {
-    let value = T::random_with(&mut StdRng::seed_from_u64(seed));
-    prop_assert!(value.is_valid(), "{value:?}");
-    let json = serde_json::to_value(&value).unwrap();
-    let decoded = decode::<T>(&json);
-    prop_assert!(
-        decoded.is_ok(),
-        "{json}: {:?}",
-        decoded.err().map(|err| err.issues().to_vec())
-    );
-    prop_assert_eq!(decoded.unwrap(), value);
-    Ok(())
-}
-
-fn check_broken_values_fail_at_their_path<T: Dto + std::fmt::Debug>(
-    seed: u64,
-) -> Result<(), TestCaseError> {
-    let value = T::random_with(&mut StdRng::seed_from_u64(seed));
-    let cases = broken_variants(&value);
-    prop_assert!(!cases.is_empty());
-    for case in cases {
-        match decode::<T>(&case.value) {
-            Ok(accepted) => prop_assert!(
-                false,
-                "{} at {} was accepted: {accepted:?}",
-                case.what,
-                case.path
-            ),
-            Err(err) => {
-                let paths: Vec<&str> = err
-                    .issues()
-                    .iter()
-                    .map(|issue| issue.path.as_str())
-                    .collect();
-                prop_assert!(
-                    !paths.is_empty() && paths.iter().all(|path| *path == case.path),
-                    "{} at {}: reported {paths:?}",
-                    case.what,
-                    case.path
-                );
-            }
-        }
-    }
-    Ok(())
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
     fn random_values_validate(seed in any::<u64>()) {
-        check_random_values_validate::<Everything>(seed)?;
-        check_random_values_validate::<Tree>(seed)?;
-        check_random_values_validate::<Page<Tree>>(seed)?;
+        check_random_value::<Everything>(seed).map_err(TestCaseError::fail)?;
+        check_random_value::<Tree>(seed).map_err(TestCaseError::fail)?;
+        check_random_value::<Page<Tree>>(seed).map_err(TestCaseError::fail)?;
     }
 
     #[test]
     fn broken_values_fail_at_their_path(seed in any::<u64>()) {
-        check_broken_values_fail_at_their_path::<Everything>(seed)?;
+        check_broken_values::<Everything>(seed).map_err(TestCaseError::fail)?;
+        check_broken_values::<Shape>(seed).map_err(TestCaseError::fail)?;
     }
 }
 

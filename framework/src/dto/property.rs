@@ -1,0 +1,71 @@
+//! Property checks of DTOs, for users' property tests (proptest, quickcheck
+//! or a plain loop over seeds): random values validate and round-trip, and
+//! each single broken constraint is refused at its path.
+
+use std::fmt::Debug;
+
+use rand::{SeedableRng, rngs::StdRng};
+
+use super::{Dto, Random, broken::broken_variants, decode::from_json};
+
+/// A random `T` from `seed` is valid, and JSON gives it back unchanged.
+///
+/// ```
+/// use framework::prelude::*;
+///
+/// #[dto]
+/// #[derive(Debug, PartialEq)]
+/// struct Tag { #[tags(min_length = 1, max_length = 8)] name: String }
+///
+/// for seed in 0..20 {
+///     framework::testing::check_random_value::<Tag>(seed).unwrap();
+///     framework::testing::check_broken_values::<Tag>(seed).unwrap();
+/// }
+/// ```
+pub fn check_random_value<T: Dto + Debug + PartialEq>(seed: u64) -> Result<(), String> {
+    let value = T::random_with(&mut StdRng::seed_from_u64(seed));
+    if !value.is_valid() {
+        return Err(format!("a random value is not valid: {value:?}"));
+    }
+    let json = serde_json::to_vec(&value).map_err(|err| format!("serializing {value:?}: {err}"))?;
+    match from_json::<T>(&json) {
+        Ok(decoded) if decoded == value => Ok(()),
+        Ok(decoded) => Err(format!("{value:?} came back as {decoded:?}")),
+        Err(err) => Err(format!(
+            "a random value was refused: {}: {:?}",
+            String::from_utf8_lossy(&json),
+            err.issues()
+        )),
+    }
+}
+
+/// Every single-constraint break of a random `T` from `seed` (see
+/// [`broken_variants`]) is refused, and every issue listed is at the broken
+/// value's path.
+pub fn check_broken_values<T: Dto + Debug>(seed: u64) -> Result<(), String> {
+    let value = T::random_with(&mut StdRng::seed_from_u64(seed));
+    for case in broken_variants(&value) {
+        match from_json::<T>(case.value.to_string().as_bytes()) {
+            Ok(accepted) => {
+                return Err(format!(
+                    "{} at {} was accepted: {accepted:?}",
+                    case.what, case.path
+                ));
+            }
+            Err(err) => {
+                let paths: Vec<&str> = err
+                    .issues()
+                    .iter()
+                    .map(|issue| issue.path.as_str())
+                    .collect();
+                if paths.is_empty() || paths.iter().any(|path| *path != case.path) {
+                    return Err(format!(
+                        "{} at {}: reported at {paths:?}",
+                        case.what, case.path
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
