@@ -305,3 +305,80 @@ async fn the_connection_limit_queues_extra_clients() {
         (200, "300".to_owned())
     );
 }
+
+/// Sends raw bytes and reads until the server closes the connection.
+async fn exchange(addr: SocketAddr, raw: &[u8]) -> String {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    // The server may close before reading everything; that is its right.
+    let _ = stream.write_all(raw).await;
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut answer)).await;
+    assert!(
+        read.is_ok(),
+        "the connection was not closed: {:?}",
+        String::from_utf8_lossy(&answer)
+    );
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+#[tokio::test]
+async fn malformed_requests_get_an_answer_before_the_connection_closes() {
+    let server = start(|s| s).await;
+    let json = "content-type: application/json\r\n";
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "duplicate Content-Length",
+            format!("POST /upload HTTP/1.1\r\nhost: x\r\n{json}content-length: 2\r\ncontent-length: 3\r\n\r\n[1]").into_bytes(),
+            "400",
+        ),
+        ("Content-Length +5", format!("POST /upload HTTP/1.1\r\nhost: x\r\n{json}content-length: +5\r\n\r\n[1,2]").into_bytes(), "400"),
+        ("Content-Length 0x10", format!("POST /upload HTTP/1.1\r\nhost: x\r\n{json}content-length: 0x10\r\n\r\n").into_bytes(), "400"),
+        ("empty Content-Length", format!("POST /upload HTTP/1.1\r\nhost: x\r\n{json}content-length: \r\n\r\n").into_bytes(), "400"),
+        ("space before the colon", format!("POST /upload HTTP/1.1\r\nhost: x\r\n{json}content-length : 3\r\n\r\n[1]").into_bytes(), "400"),
+        ("Transfer-Encoding not ending in chunked", format!("POST /upload HTTP/1.1\r\nhost: x\r\n{json}transfer-encoding: gzip\r\n\r\n").into_bytes(), "400"),
+        ("Transfer-Encoding on HTTP/1.0", format!("POST /upload HTTP/1.0\r\nhost: x\r\n{json}transfer-encoding: chunked\r\n\r\n0\r\n\r\n").into_bytes(), "400"),
+        ("a bad chunk size", format!("POST /upload HTTP/1.1\r\nhost: x\r\n{json}transfer-encoding: chunked\r\n\r\nzz\r\n[1]\r\n0\r\n\r\n").into_bytes(), "400"),
+        ("bare LF in chunk lines", format!("POST /upload HTTP/1.1\r\nhost: x\r\n{json}transfer-encoding: chunked\r\n\r\n3\n[1]\n0\n\n").into_bytes(), "400"),
+        (
+            "101 headers",
+            format!("GET /sleep/0 HTTP/1.1\r\nhost: x\r\n{}\r\n", (0..101).map(|n| format!("x-h{n}: v\r\n")).collect::<String>()).into_bytes(),
+            "431",
+        ),
+        ("an oversized header", format!("GET /sleep/0 HTTP/1.1\r\nhost: x\r\nx-big: {}\r\n\r\n", "a".repeat(500_000)).into_bytes(), "431"),
+        ("an oversized request line", format!("GET /{} HTTP/1.1\r\nhost: x\r\n\r\n", "a".repeat(500_000)).into_bytes(), "431"),
+    ];
+    for (what, raw, status) in cases {
+        let answer = exchange(server.addr, &raw).await;
+        assert!(
+            answer.starts_with(&format!("HTTP/1.1 {status}")),
+            "{what}: answered {answer:?}"
+        );
+    }
+    // Other clients are still served.
+    let answer = exchange(
+        server.addr,
+        b"GET /sleep/2 HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
+    )
+    .await;
+    assert!(
+        answer.starts_with("HTTP/1.1 200") && answer.ends_with("2"),
+        "{answer}"
+    );
+}
+
+#[tokio::test]
+async fn a_request_smuggled_after_content_length_and_chunked_never_reaches_a_handler() {
+    let server = start(|s| s).await;
+    let raw = "POST /upload HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 4\r\ntransfer-encoding: chunked\r\n\r\n0\r\n\r\nGET /sleep/7 HTTP/1.1\r\nhost: x\r\n\r\n";
+    let answer = exchange(server.addr, raw.as_bytes()).await;
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    assert_eq!(
+        answer.matches("HTTP/1.1").count(),
+        1,
+        "only one answer: {answer}"
+    );
+    assert!(
+        !answer.contains("\r\n\r\n7"),
+        "the smuggled request was served: {answer}"
+    );
+}
