@@ -223,14 +223,18 @@ async fn try_send(addr: SocketAddr, input: &serde_json::Value) -> Option<(u16, S
     Some((response.status, id))
 }
 
-/// A command the contract tests need, or a failure that says how to get it.
-fn tool(program: &str, install: &str) -> Command {
-    let found = Command::new(program).arg("--version").output();
+/// A command the contract tests need (`program` with `prefix` arguments),
+/// or a failure that says how to install it.
+fn tool(program: &str, prefix: &[&str], install: &str) -> Command {
+    let found = Command::new(program).args(prefix).arg("--version").output();
     assert!(
         found.is_ok_and(|output| output.status.success()),
-        "`{program}` is needed for this test and is not installed: {install} (.ci/run does)"
+        "`{program} {}` is needed for this test and is not installed: {install} (.ci/run does)",
+        prefix.join(" ")
     );
-    Command::new(program)
+    let mut command = Command::new(program);
+    command.args(prefix);
+    command
 }
 
 #[tokio::test]
@@ -239,7 +243,7 @@ async fn schemathesis_finds_no_server_error_and_no_schema_violation() {
     let server = Bbs::start(&dir);
     let url = format!("http://{}/openapi.json", server.addr);
     let report = dir.path().join("schemathesis");
-    let output = tool("schemathesis", "pip install schemathesis")
+    let output = tool("python3", &["-m", "schemathesis.cli"], "pip install schemathesis")
         .args(["run", &url])
         .args([
             "--checks",
@@ -265,7 +269,7 @@ async fn the_docs_page_lists_the_operations_in_a_browser() {
     let dir = tempfile::tempdir().unwrap();
     let server = Bbs::start(&dir);
     let profile = dir.path().join("chromium-profile");
-    let output = tool("chromium", "apt-get install chromium")
+    let output = tool("chromium", &[], "apt-get install chromium")
         .args([
             "--headless",
             "--no-sandbox",
