@@ -3,7 +3,20 @@
 use bbs::dto::{ArticleSnapshot, ArticleSummary, BbsArticle, Page};
 use serde_json::{Value, json};
 
+use framework::TestClient;
+
 use crate::support::{app, create_input};
+
+/// Posts an article to section `free` and returns it.
+async fn post_article(client: &TestClient, title: &str) -> BbsArticle {
+    let response = client
+        .post("/bbs/articles/free")
+        .json(&create_input(title))
+        .send()
+        .await;
+    assert_eq!(response.status(), 201, "{}", response.text());
+    response.json()
+}
 
 #[tokio::test]
 async fn create_answers_201_with_the_article_and_no_password() {
@@ -35,12 +48,7 @@ async fn create_answers_201_with_the_article_and_no_password() {
 async fn at_reads_back_exactly_what_was_created() {
     let (app, _dir) = app().await;
     let client = app.test_client();
-    let created: BbsArticle = client
-        .post("/bbs/articles/free")
-        .json(&create_input("Round trip"))
-        .send()
-        .await
-        .json();
+    let created = post_article(&client, "Round trip").await;
     let response = client
         .get(&format!("/bbs/articles/free/{}", created.id))
         .send()
@@ -53,12 +61,7 @@ async fn at_reads_back_exactly_what_was_created() {
 async fn at_in_another_section_or_unknown_is_404() {
     let (app, _dir) = app().await;
     let client = app.test_client();
-    let created: BbsArticle = client
-        .post("/bbs/articles/free")
-        .json(&create_input("Scoped"))
-        .send()
-        .await
-        .json();
+    let created = post_article(&client, "Scoped").await;
     let response = client
         .get(&format!("/bbs/articles/notice/{}", created.id))
         .send()
@@ -93,12 +96,7 @@ async fn a_bad_uuid_is_400_naming_id() {
 async fn update_appends_a_snapshot_and_keeps_history() {
     let (app, _dir) = app().await;
     let client = app.test_client();
-    let created: BbsArticle = client
-        .post("/bbs/articles/free")
-        .json(&create_input("Version 1"))
-        .send()
-        .await
-        .json();
+    let created = post_article(&client, "Version 1").await;
     let update = json!({
         "title": "Version 2",
         "body": "rewritten",
@@ -133,12 +131,7 @@ async fn update_appends_a_snapshot_and_keeps_history() {
 async fn update_and_erase_refuse_a_wrong_password() {
     let (app, _dir) = app().await;
     let client = app.test_client();
-    let created: BbsArticle = client
-        .post("/bbs/articles/free")
-        .json(&create_input("Guarded"))
-        .send()
-        .await
-        .json();
+    let created = post_article(&client, "Guarded").await;
     let path = format!("/bbs/articles/free/{}", created.id);
     let update = json!({ "title": "Hijacked", "body": "", "format": "txt", "files": [], "password": "wrong" });
     let response = client.put(&path).json(&update).send().await;
@@ -180,12 +173,7 @@ async fn update_and_erase_of_an_unknown_article_are_404() {
 async fn erase_answers_204_and_the_article_is_gone() {
     let (app, _dir) = app().await;
     let client = app.test_client();
-    let created: BbsArticle = client
-        .post("/bbs/articles/free")
-        .json(&create_input("Short-lived"))
-        .send()
-        .await
-        .json();
+    let created = post_article(&client, "Short-lived").await;
     let path = format!("/bbs/articles/free/{}", created.id);
     let response = client
         .delete(&path)
@@ -270,12 +258,7 @@ async fn index_pages_searches_and_sorts() {
 async fn index_summary_follows_the_newest_snapshot() {
     let (app, _dir) = app().await;
     let client = app.test_client();
-    let created: BbsArticle = client
-        .post("/bbs/articles/free")
-        .json(&create_input("old title"))
-        .send()
-        .await
-        .json();
+    let created = post_article(&client, "old title").await;
     let snapshot: ArticleSnapshot = client
         .put(&format!("/bbs/articles/free/{}", created.id))
         .json(&json!({ "title": "new title", "body": "", "format": "txt", "files": [], "password": "correct horse" }))
