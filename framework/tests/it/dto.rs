@@ -369,3 +369,15 @@ fn deep_and_huge_inputs_are_refused_not_crashing() {
     let err = framework::from_json::<Leaf>(b"{\"score\": \xff}").unwrap_err();
     assert_eq!(err.status(), 400);
 }
+
+#[test]
+fn duplicate_keys_are_refused() {
+    let err = framework::from_json::<Leaf>(br#"{"score": 1, "score": 2}"#).unwrap_err();
+    assert_eq!(err.status(), 400);
+    assert_eq!(err.issues()[0].path, "$input");
+    assert!(
+        err.issues()[0].expected.contains("duplicate field `score`"),
+        "{:?}",
+        err.issues()
+    );
+}

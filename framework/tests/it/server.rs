@@ -42,6 +42,7 @@ async fn start(configure: impl FnOnce(Server) -> Server) -> Running {
     let app = App::builder()
         .controller(Timing)
         .body_limit(64 * 1024)
+        .body_timeout(Duration::from_millis(600))
         .build()
         .unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -381,4 +382,28 @@ async fn a_request_smuggled_after_content_length_and_chunked_never_reaches_a_han
         !answer.contains("\r\n\r\n7"),
         "the smuggled request was served: {answer}"
     );
+}
+
+#[tokio::test]
+async fn a_body_that_trickles_in_is_timed_out_with_408() {
+    let server = start(|s| s).await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    stream
+        .write_all(b"POST /upload HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 20\r\n\r\n[")
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    let trickle = async {
+        for _ in 0..30 {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            if stream.write_all(b"1,").await.is_err() {
+                break;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(Duration::from_millis(900), trickle).await;
+    let answer = read_responses(&mut stream, 1).await;
+    assert_eq!(answer[0].0, 408, "{answer:?}");
+    assert!(answer[0].1.contains("request_timeout"), "{answer:?}");
+    assert!(started.elapsed() < Duration::from_secs(3));
 }
