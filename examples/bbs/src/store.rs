@@ -6,7 +6,7 @@ use std::{str::FromStr, time::Duration};
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use sqlx::{
-    Row, SqlitePool,
+    Connection, Row, SqlitePool,
     sqlite::{
         SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
     },
@@ -133,6 +133,12 @@ impl ArticleStore {
         let pool = SqlitePoolOptions::new()
             .max_connections(8)
             .acquire_timeout(Duration::from_secs(10))
+            .after_release(|conn, _| {
+                // A failed write (a full disk, say) can end SQLite's
+                // transaction while sqlx still counts it open; reusing that
+                // connection would fail every later `BEGIN`. Close it.
+                Box::pin(async move { Ok(!conn.is_in_transaction()) })
+            })
             .connect_with(options)
             .await?;
         sqlx::migrate!("./migrations").run(&pool).await?;
@@ -204,6 +210,7 @@ impl ArticleStore {
                 .fetch_optional(&mut *tx)
                 .await?
         else {
+            tx.commit().await?;
             return Ok(None);
         };
         let snapshot_rows = sqlx::query(
@@ -291,6 +298,7 @@ impl ArticleStore {
         .fetch_optional(&mut *tx)
         .await?;
         let Some(next_seq) = next_seq else {
+            tx.commit().await?;
             return Ok(None);
         };
         insert_snapshot(&mut tx, id, next_seq, &snapshot).await?;

@@ -21,10 +21,14 @@ struct Bbs {
 
 impl Bbs {
     fn start(dir: &TempDir) -> Bbs {
+        Bbs::start_at(&database_url(dir))
+    }
+
+    fn start_at(database_url: &str) -> Bbs {
         let mut child = Command::new(env!("CARGO_BIN_EXE_bbs"))
             .env("PORT", "0")
             .env("HOST", "127.0.0.1")
-            .env("DATABASE_URL", database_url(dir))
+            .env("DATABASE_URL", database_url)
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -300,4 +304,142 @@ async fn the_docs_page_lists_the_operations_in_a_browser() {
             "the docs page does not show {expected:?}:\n{dom}"
         );
     }
+}
+
+/// A small tmpfs, unmounted on drop: a disk this test can fill.
+struct SmallDisk(std::path::PathBuf);
+
+impl SmallDisk {
+    fn mount(at: std::path::PathBuf, size: &str) -> SmallDisk {
+        std::fs::create_dir_all(&at).unwrap();
+        let status = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(&at)
+            .status();
+        assert!(
+            status.is_ok_and(|status| status.success()),
+            "this test mounts a small tmpfs to fill it: run it as root (CI does)"
+        );
+        SmallDisk(at)
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
+    }
+}
+
+#[tokio::test]
+async fn a_full_disk_answers_503_and_the_server_recovers() {
+    let dir = tempfile::tempdir().unwrap();
+    let disk = SmallDisk::mount(dir.path().join("disk"), "4m");
+    let server = Bbs::start_at(&format!("sqlite://{}", disk.0.join("bbs.db").display()));
+    let addr = server.addr;
+    let first = send(
+        addr,
+        "POST",
+        "/bbs/articles/free",
+        Some(&create_input("Before")),
+    )
+    .await;
+    assert_eq!(first.status, 201);
+    let path = format!(
+        "/bbs/articles/free/{}",
+        first.json()["id"].as_str().unwrap()
+    );
+
+    // Fill the disk.
+    let filler = disk.0.join("filler");
+    {
+        use std::io::Write;
+        let mut file = std::fs::File::create(&filler).unwrap();
+        let chunk = vec![0u8; 64 * 1024];
+        while file
+            .write_all(&chunk)
+            .and_then(|()| file.sync_data())
+            .is_ok()
+        {}
+    }
+    let mut big = create_input("Too much");
+    big["body"] = json!("x".repeat(256 * 1024));
+    let mut statuses = Vec::new();
+    for _ in 0..8 {
+        let response = send(addr, "POST", "/bbs/articles/free", Some(&big)).await;
+        if response.status == 503 {
+            assert_eq!(response.json()["code"], "unavailable");
+        }
+        statuses.push(response.status);
+    }
+    assert!(
+        statuses.contains(&503),
+        "a full disk answers 503: {statuses:?}"
+    );
+    assert!(
+        statuses.iter().all(|status| [201, 503].contains(status)),
+        "{statuses:?}"
+    );
+    assert_eq!(
+        send(addr, "GET", &path, None).await.status,
+        200,
+        "reads still work"
+    );
+
+    // Free the disk: writes work again.
+    std::fs::remove_file(&filler).unwrap();
+    let after = send(
+        addr,
+        "POST",
+        "/bbs/articles/free",
+        Some(&create_input("After")),
+    )
+    .await;
+    assert_eq!(
+        after.status,
+        201,
+        "{:?}",
+        String::from_utf8_lossy(&after.body)
+    );
+    drop(server);
+}
+
+#[tokio::test]
+async fn sigterm_under_load_finishes_in_flight_requests_then_exits() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Bbs::start(&dir);
+    let addr = server.addr;
+    // Creates hash a password (tens of milliseconds): some are in flight
+    // when the signal arrives.
+    let writers: Vec<_> = (0..8)
+        .map(|n| {
+            tokio::spawn(async move {
+                let input = create_input(&format!("in flight {n}"));
+                tokio::time::timeout(Duration::from_secs(10), try_send(addr, &input)).await
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(30)).await;
+    server.signal("TERM");
+    let mut answered = 0;
+    for writer in writers {
+        match writer.await.unwrap() {
+            Ok(Some((status, _))) => {
+                assert_eq!(status, 201, "an accepted request completes");
+                answered += 1;
+            }
+            // Not accepted before the listener closed: refused, never cut.
+            Ok(None) => {}
+            Err(_) => panic!("a request hung through shutdown"),
+        }
+    }
+    assert!(answered > 0, "some requests were in flight");
+    assert_eq!(
+        server.wait(Duration::from_secs(10)),
+        Some(true),
+        "exits cleanly within the timeout"
+    );
+    assert!(
+        tokio::net::TcpStream::connect(addr).await.is_err(),
+        "new connections are refused"
+    );
 }
