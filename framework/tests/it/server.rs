@@ -407,3 +407,112 @@ async fn a_body_that_trickles_in_is_timed_out_with_408() {
     assert!(answer[0].1.contains("request_timeout"), "{answer:?}");
     assert!(started.elapsed() < Duration::from_secs(3));
 }
+
+/// Resident memory of this process (server and clients), in KiB.
+fn resident_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|line| line.strip_prefix("VmRSS:"))
+                .and_then(|value| value.trim().trim_end_matches(" kB").trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+#[tokio::test]
+async fn http2_rapid_reset_stays_bounded_and_others_are_served() {
+    let server = start(|s| s).await;
+    let before = resident_kib();
+    let stream = TcpStream::connect(server.addr).await.unwrap();
+    let (mut client, connection) = h2::client::handshake(stream).await.unwrap();
+    let connection = tokio::spawn(connection);
+    let started = std::time::Instant::now();
+    let mut opened = 0;
+    for _ in 0..10_000 {
+        let request = http::Request::get(format!("http://{}/sleep/100", server.addr))
+            .body(())
+            .unwrap();
+        let ready = tokio::time::timeout(Duration::from_secs(5), client.clone().ready()).await;
+        let Ok(Ok(mut ready)) = ready else { break };
+        match ready.send_request(request, true) {
+            Ok((response, _)) => {
+                drop(response);
+                opened += 1;
+            }
+            Err(_) => break,
+        }
+        client = ready;
+    }
+    // Each dropped response future resets its stream. hyper's h2 accepts
+    // streams as fast as they come, so its reset budget is never exhausted
+    // (no GOAWAY here): what must hold is that the work stays bounded.
+    drop(client);
+    let ended = tokio::time::timeout(Duration::from_secs(10), connection).await;
+    assert!(
+        ended.is_ok(),
+        "the connection ended ({opened} streams opened)"
+    );
+    assert!(started.elapsed() < Duration::from_secs(15));
+    let grown = resident_kib().saturating_sub(before);
+    assert!(grown < 256 * 1024, "memory grew by {grown} KiB");
+    // Another client is served normally.
+    let mut other = TcpStream::connect(server.addr).await.unwrap();
+    other
+        .write_all(b"GET /sleep/0 HTTP/1.1\r\nhost: x\r\n\r\n")
+        .await
+        .unwrap();
+    assert_eq!(read_responses(&mut other, 1).await[0].0, 200);
+}
+
+#[tokio::test]
+async fn http2_continuation_flood_is_refused() {
+    let server = start(|s| s).await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    let frame = |kind: u8, flags: u8, stream_id: u32, payload: &[u8]| {
+        let len = payload.len() as u32;
+        let mut bytes = vec![(len >> 16) as u8, (len >> 8) as u8, len as u8, kind, flags];
+        bytes.extend_from_slice(&stream_id.to_be_bytes());
+        bytes.extend_from_slice(payload);
+        bytes
+    };
+    let mut opening = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".to_vec();
+    opening.extend(frame(0x4, 0, 0, &[])); // SETTINGS
+    // HEADERS without END_HEADERS: `:method: GET` (static index 2).
+    opening.extend(frame(0x1, 0x1, 1, &[0x82]));
+    stream.write_all(&opening).await.unwrap();
+    // CONTINUATION frames that never end the header block: literal headers
+    // with new names, 16 KiB at a time.
+    let mut block = Vec::new();
+    for n in 0..500 {
+        let name = format!("x-flood-{n:05}");
+        block.push(0x40);
+        block.push(name.len() as u8);
+        block.extend_from_slice(name.as_bytes());
+        block.push(20);
+        block.extend_from_slice(&[b'v'; 20]);
+    }
+    let continuation = frame(0x9, 0, 1, &block[..16 * 1024]);
+    let started = std::time::Instant::now();
+    let mut sent = 0usize;
+    let flood = async {
+        while sent < 64 * 1024 * 1024 {
+            if stream.write_all(&continuation).await.is_err() {
+                return true;
+            }
+            sent += continuation.len();
+        }
+        false
+    };
+    let cut = tokio::time::timeout(Duration::from_secs(20), flood).await;
+    assert!(
+        matches!(cut, Ok(true)),
+        "the server kept reading a header block that never ends ({sent} bytes)"
+    );
+    assert!(started.elapsed() < Duration::from_secs(20));
+    assert!(
+        sent < 16 * 1024 * 1024,
+        "cut off early, not after {sent} bytes"
+    );
+}
