@@ -5,4 +5,5 @@ mod openapi;
 mod process;
 mod properties;
 mod routes;
+mod soak;
 mod support;

@@ -14,13 +14,13 @@ use tempfile::TempDir;
 use crate::support::{create_input, database_url, send};
 
 /// A running `bbs` process.
-struct Bbs {
+pub(crate) struct Bbs {
     child: Child,
-    addr: SocketAddr,
+    pub(crate) addr: SocketAddr,
 }
 
 impl Bbs {
-    fn start(dir: &TempDir) -> Bbs {
+    pub(crate) fn start(dir: &TempDir) -> Bbs {
         Bbs::start_at(&database_url(dir))
     }
 
@@ -44,6 +44,10 @@ impl Bbs {
             .parse()
             .unwrap();
         Bbs { child, addr }
+    }
+
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     fn signal(&self, signal: &str) {
