@@ -116,7 +116,7 @@ async fn soak_mixed_traffic_without_errors_and_with_flat_memory() {
                             (200, client.send("PUT", &format!("/bbs/articles/soak/{id}"), Some(&update)).await)
                         }
                         2 => (400, client.send("GET", "/bbs/articles/soak/not-a-uuid", None).await),
-                        3 | 4 | 5 => (200, client.send("PATCH", "/bbs/articles/soak", Some(&json!({ "limit": 20 }))).await),
+                        3..=5 => (200, client.send("PATCH", "/bbs/articles/soak", Some(&json!({ "limit": 20 }))).await),
                         _ if !ids.is_empty() => {
                             let id = &ids[(n as usize * 7) % ids.len()];
                             (200, client.send("GET", &format!("/bbs/articles/soak/{id}"), None).await)
