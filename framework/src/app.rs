@@ -17,6 +17,7 @@ use http_body_util::{BodyExt, LengthLimitError, Limited};
 use crate::{
     body::Response,
     error::ApiError,
+    manifest::ApiManifest,
     openapi::{DOCS_ASSET_ROUTE, DOCS_ROUTE, Docs, OPENAPI_ROUTE, OpenApiDocument},
     request::RequestContext,
     route::{BoxFuture, Controller, RouteMeta},
@@ -122,7 +123,12 @@ impl AppBuilder {
             .take()
             .unwrap_or_else(|| OpenApiDocument::new("API", "0.1.0"))
             .routes(self.endpoints.iter().map(|endpoint| endpoint.meta));
-        let json = document.to_json()?;
+        let manifest = document.manifest()?;
+        // The model holds only strings, numbers, maps and arrays.
+        let json = document
+            .from_manifest(&manifest)
+            .to_pretty_json()
+            .unwrap_or_default();
         let docs = Docs::new(json);
         if self.serve_docs {
             self.add_docs(&docs);
@@ -135,6 +141,7 @@ impl AppBuilder {
                 body_limit: self.body_limit,
                 body_timeout: self.body_timeout,
                 docs,
+                manifest,
             }),
         })
     }
@@ -175,6 +182,7 @@ struct AppInner {
     body_limit: usize,
     body_timeout: Duration,
     docs: Docs,
+    manifest: ApiManifest,
 }
 
 /// An application: its route table is built once and shared, so cloning an
@@ -230,6 +238,12 @@ impl App {
     pub fn openapi_json(&self) -> &str {
         // Built from a `String` in `AppBuilder::build`.
         std::str::from_utf8(self.inner.docs.json()).unwrap_or_default()
+    }
+
+    /// The app's routes resolved with their types: what the OpenAPI document
+    /// is made of and what `app manifest` prints for `sdk-gen`.
+    pub fn manifest(&self) -> &ApiManifest {
+        &self.inner.manifest
     }
 
     /// The metadata of every route, in the order controllers were added.

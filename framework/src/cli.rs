@@ -1,4 +1,5 @@
-//! The command line every app gets: `serve` (the default) and `openapi`.
+//! The command line every app gets: `serve` (the default), `openapi` and
+//! `manifest`.
 
 use std::process::ExitCode;
 
@@ -11,6 +12,17 @@ pub enum Command {
     Serve,
     /// Print the OpenAPI document to stdout and exit.
     PrintOpenApi,
+    /// Print the API manifest (what `sdk-gen` reads) to stdout and exit.
+    PrintManifest,
+}
+
+impl Command {
+    /// Whether the command prints a description of the app instead of
+    /// serving it: the app can be built without its resources (a lazy
+    /// database pool, say).
+    pub fn describes(self) -> bool {
+        self != Command::Serve
+    }
 }
 
 impl Command {
@@ -21,6 +33,7 @@ impl Command {
     /// use framework::cli::Command;
     /// assert_eq!(Command::parse_from(["bbs"]), Command::Serve);
     /// assert_eq!(Command::parse_from(["bbs", "openapi"]), Command::PrintOpenApi);
+    /// assert_eq!(Command::parse_from(["bbs", "manifest"]), Command::PrintManifest);
     /// ```
     pub fn from_args() -> Command {
         Self::parse_from(std::env::args_os())
@@ -33,15 +46,20 @@ impl Command {
         T: Into<std::ffi::OsString> + Clone,
     {
         let matches = clap::Command::new("app")
-            .about("Serves the app; `openapi` prints its OpenAPI document instead.")
+            .about("Serves the app; `openapi` and `manifest` describe it instead.")
             .subcommand(clap::Command::new("serve").about("Serve the app (the default)"))
             .subcommand(
                 clap::Command::new("openapi")
                     .about("Print the OpenAPI 3.1 document to stdout and exit"),
             )
+            .subcommand(
+                clap::Command::new("manifest")
+                    .about("Print the API manifest that sdk-gen reads to stdout and exit"),
+            )
             .get_matches_from(args);
         match matches.subcommand_name() {
             Some("openapi") => Command::PrintOpenApi,
+            Some("manifest") => Command::PrintManifest,
             _ => Command::Serve,
         }
     }
@@ -51,4 +69,17 @@ impl Command {
 pub fn print_openapi(app: &App) -> ExitCode {
     println!("{}", app.openapi_json());
     ExitCode::SUCCESS
+}
+
+/// Does what a describing `command` asks: prints the OpenAPI document or the
+/// manifest. `Serve` prints nothing.
+pub fn describe(app: &App, command: Command) -> ExitCode {
+    match command {
+        Command::PrintOpenApi => print_openapi(app),
+        Command::PrintManifest => {
+            println!("{}", app.manifest().to_json());
+            ExitCode::SUCCESS
+        }
+        Command::Serve => ExitCode::SUCCESS,
+    }
 }

@@ -77,6 +77,7 @@ pub mod cli;
 mod dto;
 mod error;
 mod extractor;
+pub mod manifest;
 pub mod openapi;
 mod request;
 mod response;

@@ -16,7 +16,10 @@ use crate::{
 /// assert_eq!(HttpMethod::Put.as_str(), "PUT");
 /// assert_eq!(HttpMethod::from_http(&http::Method::PATCH), Some(HttpMethod::Patch));
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "UPPERCASE")]
 pub enum HttpMethod {
     /// `GET`
     Get,

@@ -1,10 +1,11 @@
 //! `bbs`: serves the BBS articles app on `HOST`:`PORT` (default
 //! 127.0.0.1:3000), storing into `DATABASE_URL` (default `sqlite://bbs.db`).
-//! `bbs openapi` prints its OpenAPI document instead, touching no database.
+//! `bbs openapi` prints its OpenAPI document instead, `bbs manifest` the API
+//! manifest that `sdk-gen` reads; neither touches the database.
 
 use std::{io::Write, process::ExitCode};
 
-use framework::cli::{Command, print_openapi};
+use framework::cli::{Command, describe};
 use tracing_subscriber::EnvFilter;
 
 /// Argon2 fills a 19 MiB block per password hashed. After the first such
@@ -50,12 +51,13 @@ async fn serve() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if Command::from_args() == Command::PrintOpenApi {
+    let command = Command::from_args();
+    if command.describes() {
         return match bbs::ArticleStore::lazy(&config.database_url)
             .map_err(bbs::RunError::from)
             .and_then(|store| bbs::app(store).map_err(bbs::RunError::from))
         {
-            Ok(app) => print_openapi(&app),
+            Ok(app) => describe(&app, command),
             Err(err) => {
                 eprintln!("bbs: {err}");
                 ExitCode::FAILURE

@@ -14,16 +14,13 @@ use utoipa::openapi::{
     security::{SecurityRequirement, SecurityScheme},
 };
 
-use super::schema::{Converter, component_name};
+use super::schema::Converter;
 use crate::{
     error::PROBLEM_JSON,
-    extractor::InputKind,
+    manifest::{ApiManifest, PROBLEM_TYPE, RouteManifest},
     route::{Controller, HttpMethod, RouteMeta},
-    schema::{DefId, Registry, Schema, TypeKind, apply_tags},
+    schema::{DefId, Schema, TypeKind},
 };
-
-/// The name of the error body's component.
-const PROBLEM: &str = "Problem";
 
 /// Why a document could not be built.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -141,21 +138,39 @@ impl OpenApiDocument {
         Ok(document.to_pretty_json().unwrap_or_default())
     }
 
+    /// The routes resolved into a manifest, as `sdk-gen` reads it.
+    ///
+    /// # Errors
+    /// Two different types whose names make the same identifier.
+    pub fn manifest(&self) -> Result<ApiManifest, OpenApiError> {
+        ApiManifest::build(
+            &self.title,
+            &self.version,
+            self.description.as_deref(),
+            self.routes.iter().copied(),
+        )
+    }
+
     /// The document, in utoipa's model.
     pub fn build(&self) -> Result<OpenApi, OpenApiError> {
-        let mut registry = Registry::default();
-        let described: Vec<Described> = self
-            .routes
+        Ok(self.from_manifest(&self.manifest()?))
+    }
+
+    /// The document of a manifest, with this document's security schemes.
+    pub fn from_manifest(&self, manifest: &ApiManifest) -> OpenApi {
+        let registry = manifest.registry();
+        let names: BTreeMap<DefId, String> = manifest
+            .types
             .iter()
-            .map(|meta| Described::new(meta, &mut registry))
+            .enumerate()
+            .map(|(index, named)| (DefId(index), named.name.clone()))
             .collect();
-        let names = component_names(&registry)?;
         let converter = Converter {
             registry: &registry,
             names: &names,
         };
 
-        let mut components = ComponentsBuilder::new().schema(PROBLEM, problem_schema());
+        let mut components = ComponentsBuilder::new().schema(PROBLEM_TYPE, problem_schema());
         for (id, def) in registry.defs() {
             components = components.schema(names[&id].clone(), converter.definition(def));
         }
@@ -163,53 +178,48 @@ impl OpenApiDocument {
             components = components.security_scheme(name.clone(), scheme.clone());
         }
         let mut paths = Paths::new();
-        for route in &described {
+        for route in &manifest.routes {
             let operation = self.operation(route, &converter);
-            paths.add_path_operation(
-                route.meta.router_path,
-                vec![method(route.meta.method)],
-                operation,
-            );
+            paths.add_path_operation(route.router_path(), vec![method(route.method)], operation);
         }
         let mut info = InfoBuilder::new()
-            .title(self.title.clone())
-            .version(self.version.clone());
-        if let Some(description) = &self.description {
+            .title(manifest.title.clone())
+            .version(manifest.version.clone());
+        if let Some(description) = &manifest.description {
             info = info.description(Some(description.clone()));
         }
-        Ok(OpenApiBuilder::new()
+        OpenApiBuilder::new()
             .info(info)
             .paths(paths)
             .components(Some(components.build()))
-            .build())
+            .build()
     }
-
     fn operation(
         &self,
-        route: &Described,
+        route: &RouteManifest,
         converter: &Converter<'_>,
     ) -> utoipa::openapi::path::Operation {
-        let meta = route.meta;
+        let text = |text: &str| (!text.is_empty()).then(|| text.to_owned());
         let mut operation = OperationBuilder::new()
-            .operation_id(Some(operation_id(meta)))
-            .tag(meta.controller)
-            .summary((!meta.summary.is_empty()).then_some(meta.summary))
-            .description((!meta.description.is_empty()).then_some(meta.description));
-        for (param, schema) in meta.path_params.iter().zip(&route.params) {
+            .operation_id(Some(route.operation_id.clone()))
+            .tag(route.controller.clone())
+            .summary(text(&route.summary))
+            .description(text(&route.description));
+        for param in &route.path_params {
             operation = operation.parameter(
                 ParameterBuilder::new()
-                    .name(param.name)
+                    .name(param.name.clone())
                     .parameter_in(ParameterIn::Path)
                     .required(Required::True)
-                    .schema(Some(converter.schema(schema))),
+                    .schema(Some(converter.schema(&param.schema))),
             );
         }
-        for (kind, schema) in &route.fields {
-            let location = match kind {
-                InputKind::Query => ParameterIn::Query,
-                _ => ParameterIn::Header,
-            };
-            if let Some(Schema::Ref(id)) = Some(schema)
+        let fields = [
+            (ParameterIn::Query, &route.query),
+            (ParameterIn::Header, &route.headers),
+        ];
+        for (location, schema) in fields {
+            if let Some(Schema::Ref(id)) = schema
                 && let TypeKind::Object(object) = &converter.registry.get(*id).kind
             {
                 for field in &object.fields {
@@ -251,7 +261,7 @@ impl OpenApiDocument {
                     .build(),
             ));
         }
-        let success = StatusCode::from_u16(meta.status).unwrap_or(StatusCode::OK);
+        let success = StatusCode::from_u16(route.status).unwrap_or(StatusCode::OK);
         let mut response =
             ResponseBuilder::new().description(success.canonical_reason().unwrap_or("Success"));
         if let Some(schema) = &route.response {
@@ -262,9 +272,12 @@ impl OpenApiDocument {
                     .build(),
             );
         }
-        operation = operation.response(meta.status.to_string(), response.build());
-        for (status, description) in route.errors(meta) {
-            operation = operation.response(status.to_string(), problem_response(&description));
+        operation = operation.response(route.status.to_string(), response.build());
+        for error in &route.errors {
+            operation = operation.response(
+                error.status.to_string(),
+                problem_response(&error.description),
+            );
         }
         for scheme in &self.security {
             operation = operation.security(SecurityRequirement::new(
@@ -273,73 +286,6 @@ impl OpenApiDocument {
             ));
         }
         operation.build()
-    }
-}
-
-/// A route with its schemas built.
-struct Described {
-    meta: &'static RouteMeta,
-    params: Vec<Schema>,
-    fields: Vec<(InputKind, Schema)>,
-    body: Option<Schema>,
-    response: Option<Schema>,
-}
-
-impl Described {
-    fn new(meta: &'static RouteMeta, registry: &mut Registry) -> Self {
-        let params = meta
-            .path_params
-            .iter()
-            .map(|param| apply_tags((param.schema)(registry), param.tags))
-            .collect();
-        let mut fields = Vec::new();
-        let mut body = None;
-        for input in meta.inputs {
-            let Some(schema) = input.schema.map(|schema| schema(registry)) else {
-                continue;
-            };
-            match input.kind {
-                InputKind::Body => body = Some(schema),
-                InputKind::Query | InputKind::Headers => fields.push((input.kind, schema)),
-                InputKind::Request => {}
-            }
-        }
-        let response = meta.response.map(|schema| schema(registry));
-        Described {
-            meta,
-            params,
-            fields,
-            body,
-            response,
-        }
-    }
-
-    /// The error responses: the framework's own, then the handler's.
-    fn errors(&self, meta: &RouteMeta) -> BTreeMap<u16, String> {
-        let mut errors = BTreeMap::new();
-        if !self.params.is_empty() || !self.fields.is_empty() || self.body.is_some() {
-            errors.insert(
-                400,
-                "An input is invalid; `errors` lists every problem with its path.".to_owned(),
-            );
-        }
-        if self.body.is_some() {
-            errors.insert(413, "The body is larger than the limit.".to_owned());
-            errors.insert(415, "The body is not `application/json`.".to_owned());
-        }
-        for error in meta.errors {
-            let description = if error.description.is_empty() {
-                StatusCode::from_u16(error.status)
-                    .ok()
-                    .and_then(|status| status.canonical_reason())
-                    .unwrap_or("Error")
-                    .to_owned()
-            } else {
-                error.description.to_owned()
-            };
-            errors.insert(error.status, description);
-        }
-        errors
     }
 }
 
@@ -360,45 +306,13 @@ fn method(method: HttpMethod) -> OaMethod {
     }
 }
 
-/// `bbs.articles.update`: the path's literal segments and the handler, as
-/// the SDKs name their functions.
-pub(crate) fn operation_id(meta: &RouteMeta) -> String {
-    let mut parts: Vec<&str> = meta
-        .path
-        .split('/')
-        .filter(|segment| !segment.is_empty() && !segment.starts_with(':'))
-        .collect();
-    parts.push(meta.handler);
-    parts.join(".")
-}
-
-/// Component names for every definition, refusing two types with one name.
-fn component_names(registry: &Registry) -> Result<BTreeMap<DefId, String>, OpenApiError> {
-    let mut taken: BTreeMap<String, &'static str> =
-        BTreeMap::from([(PROBLEM.to_owned(), "framework::Problem")]);
-    let mut names = BTreeMap::new();
-    for (id, def) in registry.defs() {
-        let name = component_name(def);
-        if let Some(first) = taken.get(&name) {
-            return Err(OpenApiError::AmbiguousName {
-                name,
-                first,
-                second: def.rust_name,
-            });
-        }
-        taken.insert(name.clone(), def.rust_name);
-        names.insert(id, name);
-    }
-    Ok(names)
-}
-
 fn problem_response(description: &str) -> RefOr<utoipa::openapi::Response> {
     ResponseBuilder::new()
         .description(description)
         .content(
             PROBLEM_JSON,
             ContentBuilder::new()
-                .schema(Some(utoipa::openapi::Ref::from_schema_name(PROBLEM)))
+                .schema(Some(utoipa::openapi::Ref::from_schema_name(PROBLEM_TYPE)))
                 .build(),
         )
         .build()

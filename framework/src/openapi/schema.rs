@@ -15,20 +15,6 @@ use crate::schema::{
     UnionRepr, VariantKind,
 };
 
-/// A component name OpenAPI accepts (`^[a-zA-Z0-9._-]+$`):
-/// `Page<ArticleSummary>` is `Page_ArticleSummary`.
-pub(crate) fn component_name(def: &TypeDef) -> String {
-    let mut name = String::with_capacity(def.name.len());
-    for c in def.name.chars() {
-        match c {
-            'a'..='z' | 'A'..='Z' | '0'..='9' | '.' | '-' | '_' => name.push(c),
-            '<' | ',' => name.push('_'),
-            _ => {}
-        }
-    }
-    name
-}
-
 /// Converts schemas, naming components through `names`.
 pub(crate) struct Converter<'a> {
     pub(crate) registry: &'a Registry,

@@ -10,7 +10,8 @@ use std::{
 use regex::Regex;
 
 /// A string format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Format {
     /// `uuid`: `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`.
     Uuid,

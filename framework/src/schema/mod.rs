@@ -27,10 +27,12 @@ pub(crate) use format::pattern_regex;
 #[doc(hidden)]
 pub use tags::apply_tags;
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// The JSON shape of a value, with its constraints.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Schema {
     /// Any JSON value.
     Any,
@@ -55,7 +57,7 @@ pub enum Schema {
 }
 
 /// Inclusive and exclusive bounds and a divisor, for numbers.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Bounds {
     /// `Minimum<n>`: value >= n.
     pub minimum: Option<f64>,
@@ -94,7 +96,8 @@ pub(crate) fn is_multiple_of(value: f64, step: f64) -> bool {
 }
 
 /// The width of an integer, from its Rust type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum IntegerFormat {
     /// `i8`
     Int8,
@@ -145,7 +148,7 @@ impl IntegerFormat {
 }
 
 /// An integer schema.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct IntegerSchema {
     /// Width and signedness.
     pub format: IntegerFormat,
@@ -154,7 +157,8 @@ pub struct IntegerSchema {
 }
 
 /// The precision of a number, from its Rust type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum NumberFormat {
     /// `f32`
     Float,
@@ -163,7 +167,7 @@ pub enum NumberFormat {
 }
 
 /// A number schema.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct NumberSchema {
     /// Precision.
     pub format: NumberFormat,
@@ -172,7 +176,7 @@ pub struct NumberSchema {
 }
 
 /// A string schema.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct StringSchema {
     /// `Format<"...">`.
     pub format: Option<Format>,
@@ -186,7 +190,7 @@ pub struct StringSchema {
 }
 
 /// An array schema.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ArraySchema {
     /// Every item's schema.
     pub items: Box<Schema>,
@@ -199,11 +203,12 @@ pub struct ArraySchema {
 }
 
 /// A named type: a `#[dto]` struct or enum.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TypeDef {
     /// The name people read: `BbsArticle`, `Page<ArticleSummary>`.
     pub name: String,
     /// The Rust type, for reports of ambiguous names.
+    #[serde(skip_deserializing)]
     pub rust_name: &'static str,
     /// The doc comment.
     pub description: String,
@@ -212,7 +217,8 @@ pub struct TypeDef {
 }
 
 /// The kinds of named types.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum TypeKind {
     /// A struct: an object with known fields.
     Object(ObjectDef),
@@ -223,7 +229,7 @@ pub enum TypeKind {
 }
 
 /// An object's fields.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ObjectDef {
     /// The fields in declaration order.
     pub fields: Vec<FieldDef>,
@@ -232,21 +238,26 @@ pub struct ObjectDef {
 }
 
 /// One field of an object.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FieldDef {
     /// The name on the wire.
     pub name: String,
     /// The value's schema.
     pub schema: Schema,
-    /// Whether the property must be present.
+    /// Whether the property must be present in an input.
     pub required: bool,
+    /// Whether the property is present in every value the server writes:
+    /// false for `#[optional]` fields and those with `skip_serializing_if`.
+    pub always_present: bool,
     /// The doc comment.
     pub description: String,
     /// `Default<v>`, or the value serde fills in when absent.
     pub default: Option<Value>,
     /// `Example<v>`.
     pub example: Option<Value>,
-    /// A user-written check (`#[tags(check = path::to::fn)]`).
+    /// A user-written check (`#[tags(check = path::to::fn)]`). It runs on
+    /// the server only, so it is not part of the exported metadata.
+    #[serde(skip)]
     pub check: Option<CustomCheck>,
 }
 
@@ -266,7 +277,7 @@ impl PartialEq for CustomCheck {
 }
 
 /// One value of a string enum.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EnumValue {
     /// The string on the wire.
     pub value: String,
@@ -275,7 +286,8 @@ pub struct EnumValue {
 }
 
 /// How serde writes an enum with data.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum UnionRepr {
     /// `{ "Variant": { ... } }` (serde's default).
     External,
@@ -296,7 +308,7 @@ pub enum UnionRepr {
 }
 
 /// An enum with data.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct UnionDef {
     /// How the variant is told apart.
     pub repr: UnionRepr,
@@ -305,7 +317,7 @@ pub struct UnionDef {
 }
 
 /// One variant of an enum with data.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct VariantDef {
     /// The name on the wire.
     pub name: String,
@@ -316,7 +328,8 @@ pub struct VariantDef {
 }
 
 /// What a variant carries.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum VariantKind {
     /// Nothing.
     Unit,

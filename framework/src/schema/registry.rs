@@ -9,7 +9,10 @@ use std::{
 use super::{Schema, ToSchema, TypeDef};
 
 /// The index of a named type in its [`Registry`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
 pub struct DefId(pub usize);
 
 /// The named types (`#[dto]` structs and enums) reachable from some
@@ -42,6 +45,14 @@ impl Registry {
         let def = build(self);
         self.defs[id.0] = Some(def);
         Schema::Ref(id)
+    }
+
+    /// A registry of definitions already built, the `n`th with `DefId(n)`.
+    pub fn from_defs(defs: impl IntoIterator<Item = TypeDef>) -> Registry {
+        Registry {
+            defs: defs.into_iter().map(Some).collect(),
+            index: HashMap::new(),
+        }
     }
 
     /// The definition of a named type.

@@ -74,6 +74,8 @@ pub(crate) struct FieldInfo {
     pub(crate) optional: bool,
     pub(crate) serde_default: Option<Option<syn::ExprPath>>,
     pub(crate) skip: bool,
+    /// `#[serde(skip_serializing_if = "...")]`.
+    pub(crate) skip_serializing_if: bool,
     pub(crate) doc: String,
 }
 
@@ -128,6 +130,7 @@ impl FieldInfo {
             optional: optional_attr.is_some(),
             serde_default: serde.default,
             skip: serde.skip,
+            skip_serializing_if: serde.skip_serializing_if,
             doc: docs::doc_text(&field.attrs),
         })
     }
@@ -198,6 +201,7 @@ impl FieldInfo {
         let wire = &self.wire;
         let schema = self.schema();
         let required = !self.optional && self.serde_default.is_none();
+        let always_present = !self.optional && !self.skip_serializing_if;
         let description = &self.doc;
         let schema_ty = self.schema_ty();
         let json = quote!(::framework::__private::serde_json);
@@ -234,6 +238,7 @@ impl FieldInfo {
                 name: ::framework::__private::String::from(#wire),
                 schema: #schema,
                 required: #required,
+                always_present: #always_present,
                 description: ::framework::__private::String::from(#description),
                 default: #default,
                 example: #example,

@@ -26,6 +26,8 @@ pub(crate) struct MemberAttrs {
     /// `default` (None inside) or `default = "path"`.
     pub(crate) default: Option<Option<syn::ExprPath>>,
     pub(crate) skip: bool,
+    /// `skip_serializing_if = "..."`: the property may be absent in output.
+    pub(crate) skip_serializing_if: bool,
 }
 
 fn unsupported(span: proc_macro2::Span, what: &str) -> syn::Error {
@@ -110,6 +112,7 @@ pub(crate) fn member(attrs: &[Attribute]) -> syn::Result<MemberAttrs> {
                 "skip" => out.skip = true,
                 "skip_serializing_if" => {
                     meta.value()?.parse::<LitStr>()?;
+                    out.skip_serializing_if = true;
                 }
                 _ => return Err(unsupported(meta.path.span(), &key)),
             }
