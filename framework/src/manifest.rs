@@ -170,7 +170,9 @@ impl ApiManifest {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
-    pub(crate) fn registry(&self) -> Registry {
+    /// The named types as a [`Registry`], for walking schemas and labelling
+    /// them as the server's error reports do.
+    pub fn registry(&self) -> Registry {
         Registry::from_defs(self.types.iter().map(|named| named.def.clone()))
     }
 }

@@ -281,6 +281,8 @@ impl PartialEq for CustomCheck {
 pub struct EnumValue {
     /// The string on the wire.
     pub value: String,
+    /// The Rust variant's name, for SDKs that declare the enum again.
+    pub rust_name: String,
     /// The variant's doc comment.
     pub description: String,
 }
@@ -321,6 +323,8 @@ pub struct UnionDef {
 pub struct VariantDef {
     /// The name on the wire.
     pub name: String,
+    /// The Rust variant's name, for SDKs that declare the enum again.
+    pub rust_name: String,
     /// The doc comment.
     pub description: String,
     /// What it carries.

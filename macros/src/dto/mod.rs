@@ -343,6 +343,7 @@ fn enum_parts(
                 .map_or_else(|| name.clone(), |rule| rule.variant(&name))
         });
         let doc = docs::doc_text(&variant.attrs);
+        let rust_name = ident.to_string();
         match &mut variant.fields {
             Fields::Unit => {
                 arms.push(quote!(Self::#ident => true));
@@ -351,10 +352,12 @@ fn enum_parts(
                         ::framework::__private::EnumValue {
                             value: ::framework::__private::String::from(#wire),
                             description: ::framework::__private::String::from(#doc),
+                            rust_name: ::framework::__private::String::from(#rust_name),
                         }
                     });
                     variants.push(variant_def(
                         &wire,
+                        &rust_name,
                         &doc,
                         quote!(::framework::__private::VariantKind::Unit),
                     ));
@@ -374,6 +377,7 @@ fn enum_parts(
                     let schema = infos[0].schema();
                     variants.push(variant_def(
                         &wire,
+                        &rust_name,
                         &doc,
                         quote!(::framework::__private::VariantKind::Newtype(#schema)),
                     ));
@@ -400,6 +404,7 @@ fn enum_parts(
                     let object = object_kind(&infos, strict);
                     variants.push(variant_def(
                         &wire,
+                        &rust_name,
                         &doc,
                         quote!(::framework::__private::VariantKind::Struct(#object)),
                     ));
@@ -427,10 +432,11 @@ fn enum_parts(
     Ok((is_valid, Kind::Named(kind)))
 }
 
-fn variant_def(wire: &str, doc: &str, kind: TokenStream) -> TokenStream {
+fn variant_def(wire: &str, rust_name: &str, doc: &str, kind: TokenStream) -> TokenStream {
     quote! {
         ::framework::__private::VariantDef {
             name: ::framework::__private::String::from(#wire),
+            rust_name: ::framework::__private::String::from(#rust_name),
             description: ::framework::__private::String::from(#doc),
             kind: #kind,
         }

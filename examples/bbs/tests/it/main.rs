@@ -5,5 +5,7 @@ mod openapi;
 mod process;
 mod properties;
 mod routes;
+mod sdk_rust;
+mod sdk_typescript;
 mod soak;
 mod support;

@@ -108,3 +108,49 @@ pub fn parse_response(raw: &[u8]) -> RawResponse {
         body,
     }
 }
+
+/// An app served on a loopback socket by this process; stops when dropped.
+pub struct Served {
+    pub addr: SocketAddr,
+    task: tokio::task::JoinHandle<()>,
+    _dir: Option<TempDir>,
+}
+
+impl Served {
+    /// The BBS app on a fresh database.
+    pub async fn start() -> Served {
+        let (app, dir) = app().await;
+        Served::app(app, Some(dir)).await
+    }
+
+    /// The BBS app over a database that cannot be opened: every route that
+    /// touches the store answers 503.
+    pub async fn unavailable() -> Served {
+        let store = ArticleStore::lazy("sqlite:///nonexistent-directory/for/sure/bbs.db").unwrap();
+        Served::app(bbs::app(store).unwrap(), None).await
+    }
+
+    async fn app(app: App, dir: Option<TempDir>) -> Served {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let server = framework::Server::from_listener(listener);
+        let addr = server.local_addr().unwrap();
+        let task = tokio::spawn(async move {
+            server.serve(app).await.unwrap();
+        });
+        Served {
+            addr,
+            task,
+            _dir: dir,
+        }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}

@@ -1,0 +1,248 @@
+//! The generated Rust SDK (`bbs-sdk`) against the server over a socket:
+//! every route and every documented error it can provoke, values
+//! round-tripping unchanged.
+
+use bbs_sdk::{
+    ArticleCreate, ArticleErase, ArticleFormat, ArticleIndexRequest, ArticleSearch, ArticleSort,
+    ArticleUpdate, AttachmentFile, Client, Error,
+};
+
+use crate::support::Served;
+
+fn create_input(title: &str, format: ArticleFormat) -> ArticleCreate {
+    ArticleCreate {
+        writer: "Robert «Bob» 鈴木".to_owned(),
+        title: title.to_owned(),
+        body: "Hello, 世界! 👋\n\"quoted\" \\ and \u{0}".to_owned(),
+        format,
+        files: vec![
+            AttachmentFile {
+                name: Some("logo".to_owned()),
+                extension: Some("png".to_owned()),
+                url: "https://example.com/logo.png".to_owned(),
+            },
+            AttachmentFile {
+                name: None,
+                extension: None,
+                url: "https://example.com/README".to_owned(),
+            },
+        ],
+        password: "correct horse".to_owned(),
+    }
+}
+
+fn assert_api_error(err: Error, status: u16, code: &str) -> bbs_sdk::Problem {
+    match err {
+        Error::Api {
+            status: found,
+            problem,
+        } => {
+            assert_eq!(
+                (found, problem.code.as_str()),
+                (status, code),
+                "{problem:?}"
+            );
+            problem
+        }
+        other => panic!("expected a documented {status} {code}, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn every_route_and_documented_error_through_the_rust_sdk() {
+    let server = Served::start().await;
+    let client = Client::new(server.url());
+    let articles = client.bbs().articles();
+    let section = "free talk/ünïcode?&#";
+
+    // create: every format round-trips, nulls stay null, unicode unchanged.
+    let mut created = Vec::new();
+    for (index, format) in [ArticleFormat::Md, ArticleFormat::Html, ArticleFormat::Txt]
+        .into_iter()
+        .enumerate()
+    {
+        let input = create_input(&format!("Title {index}"), format);
+        let article = articles.create(section, &input).await.unwrap();
+        assert_eq!(article.section, section);
+        assert_eq!(article.writer, input.writer);
+        let snapshot = &article.snapshots[0];
+        assert_eq!(
+            (
+                &snapshot.title,
+                &snapshot.body,
+                snapshot.format,
+                &snapshot.files
+            ),
+            (&input.title, &input.body, input.format, &input.files)
+        );
+        created.push(article);
+    }
+
+    // at: the stored article is the one returned, dates included.
+    for article in &created {
+        let read = articles.at(section, article.id).await.unwrap();
+        assert_eq!(&read, article);
+    }
+
+    // index: filters, every sort key, paging; absent options stay absent.
+    for sort in [
+        ArticleSort::WriterAsc,
+        ArticleSort::WriterDesc,
+        ArticleSort::TitleAsc,
+        ArticleSort::TitleDesc,
+        ArticleSort::CreatedAtAsc,
+        ArticleSort::CreatedAtDesc,
+        ArticleSort::UpdatedAtAsc,
+        ArticleSort::UpdatedAtDesc,
+    ] {
+        let page = articles
+            .index(
+                section,
+                &ArticleIndexRequest {
+                    page: Some(1),
+                    limit: Some(2),
+                    search: Some(ArticleSearch {
+                        writer: Some("bob".to_owned()),
+                        title: None,
+                        body: None,
+                    }),
+                    sort: Some(vec![sort]),
+                },
+            )
+            .await
+            .unwrap();
+        assert_eq!(page.data.len(), 2, "{sort:?}");
+        assert_eq!(page.pagination.records, 3);
+    }
+    let titles = |page: &bbs_sdk::PageArticleSummary| {
+        page.data
+            .iter()
+            .map(|summary| summary.title.clone())
+            .collect::<Vec<_>>()
+    };
+    let ascending = articles
+        .index(
+            section,
+            &ArticleIndexRequest {
+                page: None,
+                limit: None,
+                search: None,
+                sort: Some(vec![ArticleSort::TitleAsc]),
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(titles(&ascending), ["Title 0", "Title 1", "Title 2"]);
+
+    // update: wrong password is a documented 403; the right one appends.
+    let target = &created[0];
+    let mut update = ArticleUpdate {
+        title: "Second version".to_owned(),
+        body: "Body v2 — ✓".to_owned(),
+        format: ArticleFormat::Txt,
+        files: Vec::new(),
+        password: "wrong".to_owned(),
+    };
+    let err = articles
+        .update(section, target.id, &update)
+        .await
+        .unwrap_err();
+    assert_eq!(err.status(), Some(403));
+    assert_api_error(err, 403, "wrong_password");
+    update.password = "correct horse".to_owned();
+    let snapshot = articles.update(section, target.id, &update).await.unwrap();
+    assert_eq!(
+        (
+            snapshot.title.as_str(),
+            snapshot.body.as_str(),
+            snapshot.format
+        ),
+        ("Second version", "Body v2 — ✓", ArticleFormat::Txt)
+    );
+    let read = articles.at(section, target.id).await.unwrap();
+    assert_eq!(read.snapshots.len(), 2);
+    assert_eq!(read.snapshots[1], snapshot);
+
+    // 400: every problem listed with its path.
+    let mut invalid = create_input("no", ArticleFormat::Md);
+    invalid.files[0].url = "not a uri".to_owned();
+    let problem = assert_api_error(
+        articles.create(section, &invalid).await.unwrap_err(),
+        400,
+        "invalid_body",
+    );
+    let paths: Vec<&str> = problem
+        .errors
+        .iter()
+        .map(|issue| issue.path.as_str())
+        .collect();
+    assert_eq!(paths, ["$input.title", "$input.files[0].url"]);
+
+    // 413: a body over the server's limit.
+    let mut huge = create_input("Huge", ArticleFormat::Md);
+    huge.body = "x".repeat(framework::DEFAULT_BODY_LIMIT + 1);
+    assert_api_error(
+        articles.create(section, &huge).await.unwrap_err(),
+        413,
+        "payload_too_large",
+    );
+
+    // erase: 403, then done, then 404 for the article and for at.
+    let erase = |password: &str| ArticleErase {
+        password: password.to_owned(),
+    };
+    assert_api_error(
+        articles
+            .erase(section, target.id, &erase("wrong"))
+            .await
+            .unwrap_err(),
+        403,
+        "wrong_password",
+    );
+    articles
+        .erase(section, target.id, &erase("correct horse"))
+        .await
+        .unwrap();
+    assert_api_error(
+        articles.at(section, target.id).await.unwrap_err(),
+        404,
+        "not_found",
+    );
+    assert_api_error(
+        articles
+            .erase(section, target.id, &erase("correct horse"))
+            .await
+            .unwrap_err(),
+        404,
+        "not_found",
+    );
+}
+
+#[tokio::test]
+async fn an_unavailable_store_is_a_documented_503_and_transport_errors_are_told_apart() {
+    let server = Served::unavailable().await;
+    let client = Client::new(server.url());
+    let err = client
+        .bbs()
+        .articles()
+        .at("general", uuid::Uuid::nil())
+        .await
+        .unwrap_err();
+    assert_api_error(err, 503, "unavailable");
+
+    // A port nobody listens on: the request never gets an answer.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let closed = Client::new(format!("http://127.0.0.1:{port}"));
+    let err = closed
+        .bbs()
+        .articles()
+        .at("general", uuid::Uuid::nil())
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::Transport(_)), "{err:?}");
+    assert_eq!(err.status(), None);
+}

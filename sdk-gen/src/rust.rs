@@ -1,0 +1,602 @@
+//! The Rust SDK: a client crate on reqwest, one async method per route.
+
+use std::{
+    collections::BTreeSet,
+    io::Write,
+    process::{Command, Stdio},
+};
+
+use askama::Template;
+use framework::{
+    manifest::RouteManifest,
+    schema::{
+        DefId, FieldDef, Format, IntegerFormat, NumberFormat, ObjectDef, Registry, Schema,
+        TypeKind, UnionRepr, VariantKind, type_label,
+    },
+};
+
+use crate::{
+    GenerateError, GeneratedFile,
+    model::{Model, Namespace},
+};
+
+/// How the Rust crate is made.
+#[derive(Clone, Debug)]
+pub struct RustOptions {
+    /// The crate's package name: `bbs-sdk`.
+    pub package: String,
+}
+
+pub(crate) fn generate(
+    model: &Model<'_>,
+    options: &RustOptions,
+) -> Result<Vec<GeneratedFile>, GenerateError> {
+    let manifest = model.manifest;
+    let rust = RustGen {
+        model,
+        registry: manifest.registry(),
+    };
+    let root = model.namespaces()?;
+    let mut groups = Vec::new();
+    rust.groups(&root, &mut Vec::new(), &mut groups)?;
+    let lib = Lib {
+        title: &manifest.title,
+        version: &manifest.version,
+        description: manifest.description.as_deref().unwrap_or_default(),
+        groups,
+    }
+    .render()?;
+    let types = Types {
+        title: &manifest.title,
+        decls: rust.declarations()?,
+    }
+    .render()?;
+    Ok(vec![
+        GeneratedFile {
+            path: "Cargo.toml".into(),
+            contents: CargoToml {
+                package: &options.package,
+                version: &manifest.version,
+                description: &format!("{:?}", format!("Client SDK of {}", manifest.title)),
+            }
+            .render()
+            .map(crate::typescript::with_final_newline)?,
+        },
+        GeneratedFile {
+            path: "src/lib.rs".into(),
+            contents: rustfmt(&lib)?,
+        },
+        GeneratedFile {
+            path: "src/types.rs".into(),
+            contents: rustfmt(&types)?,
+        },
+    ])
+}
+
+/// Formats Rust source as `cargo fmt` would.
+fn rustfmt(source: &str) -> Result<String, GenerateError> {
+    let mut child = Command::new("rustfmt")
+        .args(["--edition", "2024", "--emit", "stdout", "--quiet"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|err| {
+            GenerateError::Format(format!(
+                "{err} (install it with `rustup component add rustfmt`)"
+            ))
+        })?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin
+            .write_all(source.as_bytes())
+            .map_err(|err| GenerateError::Format(err.to_string()))?;
+    }
+    let output = child
+        .wait_with_output()
+        .map_err(|err| GenerateError::Format(err.to_string()))?;
+    if !output.status.success() {
+        return Err(GenerateError::Format(
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        ));
+    }
+    String::from_utf8(output.stdout).map_err(|err| GenerateError::Format(err.to_string()))
+}
+
+struct RustGen<'a, 'm> {
+    model: &'a Model<'m>,
+    registry: Registry,
+}
+
+impl RustGen<'_, '_> {
+    /// A field's doc comment, with its wire type and default.
+    fn field_doc(&self, field: &FieldDef) -> String {
+        let mut doc = field.description.clone();
+        if !doc.is_empty() {
+            doc.push_str("\n\n");
+        }
+        doc.push_str(&format!(
+            "On the wire: `{}`.",
+            type_label(&field.schema, &self.registry)
+        ));
+        if let Some(default) = &field.default {
+            doc.push_str(&format!(" Default: `{default}`."));
+        }
+        doc
+    }
+
+    fn type_name(&self, id: DefId) -> String {
+        pascal(&self.model.manifest.types[id.0].name)
+    }
+
+    /// The Rust type of a schema; `owner` is the type holding it, boxed
+    /// where it would contain itself.
+    fn type_of(&self, schema: &Schema, owner: Option<DefId>) -> String {
+        match schema {
+            Schema::Any => "serde_json::Value".to_owned(),
+            Schema::Null => "()".to_owned(),
+            Schema::Boolean => "bool".to_owned(),
+            Schema::Integer(int) => match int.format {
+                IntegerFormat::Int8 => "i8",
+                IntegerFormat::Int16 => "i16",
+                IntegerFormat::Int32 => "i32",
+                IntegerFormat::Int64 => "i64",
+                IntegerFormat::Uint8 => "u8",
+                IntegerFormat::Uint16 => "u16",
+                IntegerFormat::Uint32 => "u32",
+                IntegerFormat::Uint64 => "u64",
+            }
+            .to_owned(),
+            Schema::Number(number) => match number.format {
+                NumberFormat::Float => "f32",
+                NumberFormat::Double => "f64",
+            }
+            .to_owned(),
+            Schema::String(string) if string.format == Some(Format::Uuid) => {
+                "uuid::Uuid".to_owned()
+            }
+            Schema::String(_) => "String".to_owned(),
+            Schema::Array(array) => format!("Vec<{}>", self.type_of(&array.items, None)),
+            Schema::Map(values) => format!(
+                "std::collections::BTreeMap<String, {}>",
+                self.type_of(values, None)
+            ),
+            Schema::Nullable(inner) => format!("Option<{}>", self.type_of(inner, owner)),
+            Schema::Ref(id) => {
+                let name = self.type_name(*id);
+                match owner {
+                    Some(owner) if self.model.reaches(schema, owner) => format!("Box<{name}>"),
+                    _ => name,
+                }
+            }
+        }
+    }
+
+    /// The type of a path parameter as a method takes it.
+    fn param_type(&self, schema: &Schema) -> String {
+        match schema {
+            Schema::String(string) if string.format != Some(Format::Uuid) => "&str".to_owned(),
+            other => self.type_of(other, None),
+        }
+    }
+
+    fn declarations(&self) -> Result<Vec<RustDecl>, GenerateError> {
+        let mut decls = Vec::new();
+        let mut taken = BTreeSet::new();
+        for (index, named) in self.model.manifest.types.iter().enumerate() {
+            let id = DefId(index);
+            let name = self.type_name(id);
+            if !taken.insert(name.clone())
+                || matches!(
+                    name.as_str(),
+                    "Problem" | "ValidationIssue" | "Client" | "Error"
+                )
+            {
+                return Err(GenerateError::Conflict(format!(
+                    "two types would be named `{name}` in the Rust SDK; rename one with #[serde(rename = \"...\")]"
+                )));
+            }
+            let doc = doc_comment(&named.def.description, "");
+            let decl = match &named.def.kind {
+                TypeKind::Object(object) => RustDecl {
+                    doc,
+                    name,
+                    derives: "Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize".into(),
+                    attrs: Vec::new(),
+                    keyword: "struct",
+                    body: self.fields(object, id, true),
+                },
+                TypeKind::StringEnum(values) => {
+                    let mut body = String::new();
+                    let mut taken = BTreeSet::new();
+                    for value in values {
+                        body.push_str(&doc_comment(&value.description, "    "));
+                        let variant = unique(pascal(&value.rust_name), &mut taken);
+                        body.push_str(&format!(
+                            "    #[serde(rename = {:?})]\n    {variant},\n",
+                            value.value
+                        ));
+                    }
+                    RustDecl {
+                        doc,
+                        name,
+                        derives: "Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize".into(),
+                        attrs: Vec::new(),
+                        keyword: "enum",
+                        body,
+                    }
+                }
+                TypeKind::Union(union) => {
+                    let attrs = match &union.repr {
+                        UnionRepr::External => Vec::new(),
+                        UnionRepr::Internal { tag } => vec![format!("#[serde(tag = {tag:?})]")],
+                        UnionRepr::Adjacent { tag, content } => {
+                            vec![format!("#[serde(tag = {tag:?}, content = {content:?})]")]
+                        }
+                        UnionRepr::Untagged => vec!["#[serde(untagged)]".to_owned()],
+                    };
+                    let mut body = String::new();
+                    let mut taken = BTreeSet::new();
+                    for variant in &union.variants {
+                        body.push_str(&doc_comment(&variant.description, "    "));
+                        let ident = unique(pascal(&variant.rust_name), &mut taken);
+                        if ident != variant.name && union.repr != UnionRepr::Untagged {
+                            body.push_str(&format!("    #[serde(rename = {:?})]\n", variant.name));
+                        }
+                        match &variant.kind {
+                            VariantKind::Unit => body.push_str(&format!("    {ident},\n")),
+                            VariantKind::Newtype(schema) => body.push_str(&format!(
+                                "    {ident}({}),\n",
+                                self.type_of(schema, Some(id))
+                            )),
+                            VariantKind::Struct(object) => body.push_str(&format!(
+                                "    {ident} {{\n{}    }},\n",
+                                self.fields(object, id, false)
+                            )),
+                        }
+                    }
+                    RustDecl {
+                        doc,
+                        name,
+                        derives: "Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize"
+                            .into(),
+                        attrs,
+                        keyword: "enum",
+                        body,
+                    }
+                }
+            };
+            decls.push(decl);
+        }
+        Ok(decls)
+    }
+
+    /// The fields of a struct (`public`) or a struct variant.
+    fn fields(&self, object: &ObjectDef, owner: DefId, public: bool) -> String {
+        let mut body = String::new();
+        let mut taken = BTreeSet::new();
+        for field in &object.fields {
+            body.push_str(&doc_comment(&self.field_doc(field), "    "));
+            let ident = unique(snake(&field.name), &mut taken);
+            let mut serde = Vec::new();
+            if ident.trim_start_matches("r#") != field.name {
+                serde.push(format!("rename = {:?}", field.name));
+            }
+            let inner = self.type_of(&field.schema, Some(owner));
+            let may_be_absent = !field.required || !field.always_present;
+            let ty = if may_be_absent {
+                serde.push("default".to_owned());
+                serde.push("skip_serializing_if = \"Option::is_none\"".to_owned());
+                if matches!(field.schema, Schema::Nullable(_)) {
+                    serde.push("with = \"crate::present\"".to_owned());
+                }
+                format!("Option<{inner}>")
+            } else {
+                inner
+            };
+            if !serde.is_empty() {
+                body.push_str(&format!("    #[serde({})]\n", serde.join(", ")));
+            }
+            let visibility = if public { "pub " } else { "" };
+            body.push_str(&format!("    {visibility}{ident}: {ty},\n"));
+        }
+        body
+    }
+
+    fn groups(
+        &self,
+        namespace: &Namespace,
+        path: &mut Vec<String>,
+        out: &mut Vec<Group>,
+    ) -> Result<(), GenerateError> {
+        let name = if path.is_empty() {
+            "Client".to_owned()
+        } else {
+            path.iter()
+                .map(|segment| pascal(segment))
+                .collect::<String>()
+                + "Api"
+        };
+        let mut children = Vec::new();
+        for child in namespace.children.keys() {
+            let mut child_path = path.clone();
+            child_path.push(child.clone());
+            children.push(Child {
+                method: snake(child),
+                ty: child_path
+                    .iter()
+                    .map(|segment| pascal(segment))
+                    .collect::<String>()
+                    + "Api",
+                doc: format!("`{}`", child_path.join(".")),
+            });
+        }
+        let mut methods = Vec::new();
+        for (function, index) in &namespace.routes {
+            methods.push(self.method(function, &self.model.manifest.routes[*index]));
+        }
+        out.push(Group {
+            name,
+            root: path.is_empty(),
+            doc: if path.is_empty() {
+                String::new()
+            } else {
+                format!("The routes under `{}`.", path.join("."))
+            },
+            children,
+            methods,
+        });
+        for (child, namespace) in &namespace.children {
+            path.push(child.clone());
+            self.groups(namespace, path, out)?;
+            path.pop();
+        }
+        Ok(())
+    }
+
+    fn method(&self, function: &str, route: &RouteManifest) -> Method {
+        let mut params = Vec::new();
+        let mut segments = Vec::new();
+        for param in &route.path_params {
+            params.push(format!(
+                "{}: {}",
+                snake(&param.name),
+                self.param_type(&param.schema)
+            ));
+        }
+        for segment in route.path.split('/').filter(|segment| !segment.is_empty()) {
+            match segment.strip_prefix(':') {
+                Some(name) => segments.push(format!("crate::segment(&{}).as_str()", snake(name))),
+                None => segments.push(format!("{segment:?}")),
+            }
+        }
+        let mut steps = Vec::new();
+        if let Some(schema) = &route.headers {
+            params.push(format!("headers: &{}", self.type_of(schema, None)));
+            steps.push("let request = crate::headers(request, headers)?;".to_owned());
+        }
+        let mut query = "None";
+        if let Some(schema) = &route.query {
+            params.push(format!("query: &{}", self.type_of(schema, None)));
+            query = "Some(&crate::query(query)?)";
+        }
+        if let Some(schema) = &route.body {
+            params.push(format!("input: &{}", self.type_of(schema, None)));
+            steps.push("let request = crate::body(request, input)?;".to_owned());
+        }
+        let output = match &route.response {
+            Some(schema) => self.type_of(schema, None),
+            None => "()".to_owned(),
+        };
+        let mut doc = route.summary.clone();
+        if !route.description.is_empty() {
+            doc.push_str("\n\n");
+            doc.push_str(&route.description);
+        }
+        doc.push_str(&format!("\n\n`{} {}`", route.method, route.path));
+        if !route.errors.is_empty() {
+            doc.push_str("\n\n# Errors\n");
+            for error in &route.errors {
+                doc.push_str(&format!(
+                    "- [`Error::Api`] {}: {}\n",
+                    error.status, error.description
+                ));
+            }
+            doc.push_str(
+                "- [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise",
+            );
+        }
+        Method {
+            doc: doc_comment(&doc, "    "),
+            name: snake(function),
+            params: params.join(", "),
+            method: route.method.as_str().to_owned(),
+            segments: segments.join(", "),
+            steps,
+            query,
+            status: route.status,
+            errors: route
+                .errors
+                .iter()
+                .map(|error| error.status.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            output,
+            decode: if route.response.is_some() {
+                "crate::decode"
+            } else {
+                "crate::empty"
+            },
+        }
+    }
+}
+
+/// `///` lines, indented.
+fn doc_comment(text: &str, indent: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.trim().is_empty() {
+            out.push_str(&format!("{indent}///\n"));
+        } else {
+            out.push_str(&format!("{indent}/// {}\n", line.trim_end()));
+        }
+    }
+    out
+}
+
+/// `Page_ArticleSummary` -> `PageArticleSummary`, `+created_at` -> `CreatedAt`.
+fn pascal(name: &str) -> String {
+    let mut out = String::new();
+    let mut upper = true;
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            if upper {
+                out.push(c.to_ascii_uppercase());
+                upper = false;
+            } else {
+                out.push(c);
+            }
+        } else {
+            upper = true;
+        }
+    }
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, 'V');
+    }
+    out
+}
+
+/// `createdAt` -> `created_at`, `type` -> `r#type`.
+fn snake(name: &str) -> String {
+    let mut out = String::new();
+    let mut previous_lower = false;
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            if previous_lower {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+            previous_lower = false;
+        } else if c.is_ascii_alphanumeric() {
+            out.push(c);
+            previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        } else {
+            if !out.ends_with('_') && !out.is_empty() {
+                out.push('_');
+            }
+            previous_lower = false;
+        }
+    }
+    let trimmed = out.trim_end_matches('_');
+    let mut out = if trimmed.is_empty() {
+        "_".to_owned()
+    } else {
+        trimmed.to_owned()
+    };
+    if out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, '_');
+    }
+    if KEYWORDS.contains(&out.as_str()) {
+        if matches!(out.as_str(), "self" | "super" | "crate" | "Self") {
+            out.push('_');
+        } else {
+            out.insert_str(0, "r#");
+        }
+    }
+    out
+}
+
+fn unique(name: String, taken: &mut BTreeSet<String>) -> String {
+    let mut candidate = name.clone();
+    let mut index = 2;
+    while !taken.insert(candidate.clone()) {
+        candidate = format!("{name}{index}");
+        index += 1;
+    }
+    candidate
+}
+
+const KEYWORDS: &[&str] = &[
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
+    "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
+    "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type",
+    "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "try", "typeof", "unsized", "virtual", "yield",
+];
+
+struct RustDecl {
+    doc: String,
+    name: String,
+    derives: String,
+    attrs: Vec<String>,
+    keyword: &'static str,
+    body: String,
+}
+
+struct Group {
+    name: String,
+    root: bool,
+    doc: String,
+    children: Vec<Child>,
+    methods: Vec<Method>,
+}
+
+struct Child {
+    method: String,
+    ty: String,
+    doc: String,
+}
+
+struct Method {
+    doc: String,
+    name: String,
+    params: String,
+    method: String,
+    segments: String,
+    steps: Vec<String>,
+    /// `None`, or the expression of the query string.
+    query: &'static str,
+    status: u16,
+    errors: String,
+    output: String,
+    decode: &'static str,
+}
+
+#[derive(Template)]
+#[template(path = "rust/Cargo.toml", escape = "none")]
+struct CargoToml<'a> {
+    package: &'a str,
+    version: &'a str,
+    description: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "rust/lib.rs", escape = "none")]
+struct Lib<'a> {
+    title: &'a str,
+    version: &'a str,
+    description: &'a str,
+    groups: Vec<Group>,
+}
+
+#[derive(Template)]
+#[template(path = "rust/types.rs", escape = "none")]
+struct Types<'a> {
+    title: &'a str,
+    decls: Vec<RustDecl>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{pascal, snake};
+
+    #[test]
+    fn names_become_rust_identifiers() {
+        assert_eq!(pascal("Page_ArticleSummary"), "PageArticleSummary");
+        assert_eq!(pascal("+created_at"), "CreatedAt");
+        assert_eq!(pascal("md"), "Md");
+        assert_eq!(snake("createdAt"), "created_at");
+        assert_eq!(snake("type"), "r#type");
+        assert_eq!(snake("x-tenant-id"), "x_tenant_id");
+        assert_eq!(snake("self"), "self_");
+    }
+}

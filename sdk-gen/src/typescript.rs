@@ -1,0 +1,918 @@
+//! The TypeScript SDK: a zero-dependency ESM package, nestia's layout.
+
+use std::fmt::Write;
+
+use askama::Template;
+use framework::random_value;
+use framework::{
+    manifest::RouteManifest,
+    schema::{
+        Bounds, DefId, FieldDef, IntegerFormat, ObjectDef, Registry, Schema, TypeKind, UnionRepr,
+        VariantKind, type_label,
+    },
+};
+use rand::{SeedableRng, rngs::StdRng};
+use serde_json::{Map, Value, json};
+
+use crate::{
+    GenerateError, GeneratedFile,
+    model::{Dir, Model, Namespace},
+};
+
+/// How the TypeScript package is made.
+#[derive(Clone, Debug)]
+pub struct TypeScriptOptions {
+    /// The npm package name: `@bbs/sdk`.
+    pub package: String,
+}
+
+/// Random samples embedded for each string with a format or a pattern, so
+/// `simulate` mode can produce valid ones without a regex engine.
+const SAMPLES: usize = 4;
+
+pub(crate) fn generate(
+    model: &Model<'_>,
+    options: &TypeScriptOptions,
+) -> Result<Vec<GeneratedFile>, GenerateError> {
+    let manifest = model.manifest;
+    let ts = TypeScript {
+        model,
+        registry: manifest.registry(),
+    };
+    let mut files = vec![
+        file(
+            "package.json",
+            PackageJson {
+                package: &options.package,
+                version: &manifest.version,
+                description: &json_string(&format!("Client SDK of {}", manifest.title)),
+            },
+        )?,
+        file("tsconfig.json", TsConfig)?,
+        file("src/runtime.ts", Runtime)?,
+        file(
+            "src/index.ts",
+            Index {
+                title: &manifest.title,
+                version: &manifest.version,
+            },
+        )?,
+        file(
+            "src/structures.ts",
+            Structures {
+                title: &manifest.title,
+                decls: ts.declarations()?,
+            },
+        )?,
+        file(
+            "src/schemas.ts",
+            Schemas {
+                types: ts.runtime_types()?,
+            },
+        )?,
+    ];
+    let root = model.namespaces()?;
+    ts.namespace_files(&root, &mut Vec::new(), &mut files)?;
+    Ok(files)
+}
+
+fn file(path: &str, template: impl Template) -> Result<GeneratedFile, GenerateError> {
+    Ok(GeneratedFile {
+        path: path.into(),
+        contents: with_final_newline(template.render()?),
+    })
+}
+
+/// Text files end with a newline; templates lose theirs.
+pub(crate) fn with_final_newline(mut text: String) -> String {
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+struct TypeScript<'a, 'm> {
+    model: &'a Model<'m>,
+    registry: Registry,
+}
+
+impl TypeScript<'_, '_> {
+    /// The TypeScript type of a schema travelling `dir`.
+    fn type_of(&self, schema: &Schema, dir: Dir) -> String {
+        match schema {
+            Schema::Any => "unknown".to_owned(),
+            Schema::Null => "null".to_owned(),
+            Schema::Boolean => "boolean".to_owned(),
+            Schema::Integer(_) | Schema::Number(_) => "number".to_owned(),
+            Schema::String(_) => "string".to_owned(),
+            Schema::Array(array) => format!("Array<{}>", self.type_of(&array.items, dir)),
+            Schema::Map(values) => format!("Record<string, {}>", self.type_of(values, dir)),
+            Schema::Nullable(inner) => format!("{} | null", self.type_of(inner, dir)),
+            Schema::Ref(id) => self.model.type_name(*id, dir),
+        }
+    }
+
+    fn declarations(&self) -> Result<Vec<Decl>, GenerateError> {
+        let mut decls = Vec::new();
+        for (index, named) in self.model.manifest.types.iter().enumerate() {
+            let id = DefId(index);
+            for dir in self.model.shapes(id) {
+                let name = self.model.type_name(id, dir);
+                let mut doc = Doc::new(&named.def.description);
+                if self.model.differs(id) {
+                    doc.line(match dir {
+                        Dir::Input => {
+                            "The shape a client sends: properties with a default may be left out."
+                        }
+                        Dir::Output => "The shape the server writes.",
+                    });
+                }
+                let decl = match &named.def.kind {
+                    TypeKind::Object(object) => Decl {
+                        doc: doc.render(""),
+                        name,
+                        fields: self.fields(object, dir),
+                        alias: String::new(),
+                    },
+                    TypeKind::StringEnum(values) => {
+                        let mut alias = String::new();
+                        for value in values {
+                            let _ = write!(
+                                alias,
+                                "\n{}  | {}",
+                                Doc::new(&value.description).render("  "),
+                                json_string(&value.value)
+                            );
+                        }
+                        Decl {
+                            doc: doc.render(""),
+                            name,
+                            fields: Vec::new(),
+                            alias,
+                        }
+                    }
+                    TypeKind::Union(union) => {
+                        let mut alias = String::new();
+                        for variant in &union.variants {
+                            let shape =
+                                self.variant_type(&union.repr, &variant.name, &variant.kind, dir);
+                            let _ = write!(
+                                alias,
+                                "\n{}  | {shape}",
+                                Doc::new(&variant.description).render("  ")
+                            );
+                        }
+                        Decl {
+                            doc: doc.render(""),
+                            name,
+                            fields: Vec::new(),
+                            alias,
+                        }
+                    }
+                };
+                decls.push(decl);
+            }
+        }
+        Ok(decls)
+    }
+
+    fn fields(&self, object: &ObjectDef, dir: Dir) -> Vec<Field> {
+        object
+            .fields
+            .iter()
+            .map(|field| Field {
+                doc: self.field_doc(field).render("  "),
+                key: property_key(&field.name),
+                optional: match dir {
+                    Dir::Input => !field.required,
+                    Dir::Output => !field.always_present,
+                },
+                ty: self.type_of(&field.schema, dir),
+            })
+            .collect()
+    }
+
+    /// An object literal type on one line: `{ a: string; b?: number }`.
+    fn inline_object(&self, object: &ObjectDef, dir: Dir, tag: Option<(&str, &str)>) -> String {
+        let mut parts = Vec::new();
+        if let Some((tag, name)) = tag {
+            parts.push(format!("{}: {}", property_key(tag), json_string(name)));
+        }
+        for field in self.fields(object, dir) {
+            parts.push(format!(
+                "{}{}: {}",
+                field.key,
+                if field.optional { "?" } else { "" },
+                field.ty
+            ));
+        }
+        if parts.is_empty() {
+            "{}".to_owned()
+        } else {
+            format!("{{ {} }}", parts.join("; "))
+        }
+    }
+
+    /// One variant of a serde enum, as serde writes it.
+    fn variant_type(&self, repr: &UnionRepr, name: &str, kind: &VariantKind, dir: Dir) -> String {
+        let literal = json_string(name);
+        let key = property_key(name);
+        match (repr, kind) {
+            (UnionRepr::External, VariantKind::Unit) => literal,
+            (UnionRepr::External, VariantKind::Newtype(schema)) => {
+                format!("{{ {key}: {} }}", self.type_of(schema, dir))
+            }
+            (UnionRepr::External, VariantKind::Struct(object)) => {
+                format!("{{ {key}: {} }}", self.inline_object(object, dir, None))
+            }
+            (UnionRepr::Internal { tag }, VariantKind::Unit) => {
+                format!("{{ {}: {literal} }}", property_key(tag))
+            }
+            (UnionRepr::Internal { tag }, VariantKind::Newtype(schema)) => format!(
+                "({{ {}: {literal} }} & {})",
+                property_key(tag),
+                self.type_of(schema, dir)
+            ),
+            (UnionRepr::Internal { tag }, VariantKind::Struct(object)) => {
+                self.inline_object(object, dir, Some((tag, name)))
+            }
+            (UnionRepr::Adjacent { tag, .. }, VariantKind::Unit) => {
+                format!("{{ {}: {literal} }}", property_key(tag))
+            }
+            (UnionRepr::Adjacent { tag, content }, VariantKind::Newtype(schema)) => format!(
+                "{{ {}: {literal}; {}: {} }}",
+                property_key(tag),
+                property_key(content),
+                self.type_of(schema, dir)
+            ),
+            (UnionRepr::Adjacent { tag, content }, VariantKind::Struct(object)) => format!(
+                "{{ {}: {literal}; {}: {} }}",
+                property_key(tag),
+                property_key(content),
+                self.inline_object(object, dir, None)
+            ),
+            (UnionRepr::Untagged, VariantKind::Unit) => "null".to_owned(),
+            (UnionRepr::Untagged, VariantKind::Newtype(schema)) => self.type_of(schema, dir),
+            (UnionRepr::Untagged, VariantKind::Struct(object)) => {
+                self.inline_object(object, dir, None)
+            }
+        }
+    }
+
+    fn field_doc(&self, field: &FieldDef) -> Doc {
+        let mut doc = Doc::new(&field.description);
+        constraint_tags(&mut doc, &field.schema);
+        if let Some(default) = &field.default {
+            doc.tag("default", &default.to_string());
+        }
+        if let Some(example) = &field.example {
+            doc.tag("example", &example.to_string());
+        }
+        doc
+    }
+
+    /// The runtime schema table: what `simulate` and client-side validation
+    /// read, keyed by type name.
+    fn runtime_types(&self) -> Result<String, GenerateError> {
+        let mut rng = StdRng::seed_from_u64(0x5d6_5eed);
+        let mut types = Map::new();
+        for named in &self.model.manifest.types {
+            let kind = match &named.def.kind {
+                TypeKind::Object(object) => self.runtime_object(object, &mut rng),
+                TypeKind::StringEnum(values) => json!({
+                    "k": "enum",
+                    "values": values.iter().map(|value| value.value.clone()).collect::<Vec<_>>(),
+                }),
+                TypeKind::Union(union) => {
+                    let mut variants = Vec::new();
+                    for variant in &union.variants {
+                        let mut out = Map::new();
+                        out.insert("name".into(), variant.name.clone().into());
+                        match &variant.kind {
+                            VariantKind::Unit => {
+                                out.insert("k".into(), "unit".into());
+                            }
+                            VariantKind::Newtype(schema) => {
+                                out.insert("k".into(), "newtype".into());
+                                out.insert("of".into(), self.runtime_schema(schema, &mut rng));
+                            }
+                            VariantKind::Struct(object) => {
+                                out.insert("k".into(), "struct".into());
+                                out.insert("of".into(), self.runtime_object(object, &mut rng));
+                            }
+                        }
+                        variants.push(Value::Object(out));
+                    }
+                    let (repr, tag, content) = match &union.repr {
+                        UnionRepr::External => ("external", None, None),
+                        UnionRepr::Internal { tag } => ("internal", Some(tag), None),
+                        UnionRepr::Adjacent { tag, content } => {
+                            ("adjacent", Some(tag), Some(content))
+                        }
+                        UnionRepr::Untagged => ("untagged", None, None),
+                    };
+                    json!({ "k": "union", "repr": repr, "tag": tag, "content": content, "variants": variants })
+                }
+            };
+            types.insert(named.name.clone(), kind);
+        }
+        Ok(pretty(&Value::Object(types)))
+    }
+
+    fn runtime_object(&self, object: &ObjectDef, rng: &mut StdRng) -> Value {
+        let fields: Vec<Value> = object
+            .fields
+            .iter()
+            .map(|field| {
+                json!({
+                    "name": field.name,
+                    "schema": self.runtime_schema(&field.schema, rng),
+                    "required": field.required,
+                    "always": field.always_present,
+                })
+            })
+            .collect();
+        json!({ "k": "object", "strict": object.strict, "fields": fields })
+    }
+
+    /// A schema as the runtime reads it, with the label the server uses in
+    /// its error reports (`e`).
+    fn runtime_schema(&self, schema: &Schema, rng: &mut StdRng) -> Value {
+        let mut out = Map::new();
+        let mut put = |key: &str, value: Value| {
+            if !value.is_null() {
+                out.insert(key.to_owned(), value);
+            }
+        };
+        match schema {
+            Schema::Any => put("k", "any".into()),
+            Schema::Null => put("k", "null".into()),
+            Schema::Boolean => put("k", "boolean".into()),
+            Schema::Integer(int) => {
+                put("k", "integer".into());
+                put("f", int.format.name().into());
+                let (min, max) = int.format.range();
+                put("lo", json!(min as f64));
+                put("hi", json!(max as f64));
+                put_bounds(&mut put, &int.bounds);
+                if matches!(int.format, IntegerFormat::Int64 | IntegerFormat::Uint64) {
+                    put("wide", true.into());
+                }
+            }
+            Schema::Number(number) => {
+                put("k", "number".into());
+                put_bounds(&mut put, &number.bounds);
+            }
+            Schema::String(string) => {
+                put("k", "string".into());
+                put("format", json!(string.format.map(|format| format.name())));
+                put("minLength", json!(string.min_length));
+                put("maxLength", json!(string.max_length));
+                put("pattern", json!(string.pattern));
+                let constrained = string.pattern.is_some()
+                    || string
+                        .format
+                        .is_some_and(|format| format != framework::schema::Format::Password);
+                if constrained {
+                    let samples: Vec<Value> = (0..SAMPLES)
+                        .map(|_| random_value(schema, &self.registry, rng))
+                        .collect();
+                    put("samples", Value::Array(samples));
+                }
+            }
+            Schema::Array(array) => {
+                put("k", "array".into());
+                put("items", self.runtime_schema(&array.items, rng));
+                put("minItems", json!(array.min_items));
+                put("maxItems", json!(array.max_items));
+                if array.unique_items {
+                    put("unique", true.into());
+                }
+            }
+            Schema::Map(values) => {
+                put("k", "map".into());
+                put("values", self.runtime_schema(values, rng));
+            }
+            Schema::Nullable(inner) => {
+                put("k", "nullable".into());
+                put("of", self.runtime_schema(inner, rng));
+            }
+            Schema::Ref(id) => {
+                put("k", "ref".into());
+                put("ref", self.model.manifest.types[id.0].name.clone().into());
+            }
+        }
+        put("e", type_label(schema, &self.registry).into());
+        Value::Object(out)
+    }
+
+    fn namespace_files(
+        &self,
+        namespace: &Namespace,
+        path: &mut Vec<String>,
+        files: &mut Vec<GeneratedFile>,
+    ) -> Result<(), GenerateError> {
+        let depth = path.len() + 1;
+        let up = "../".repeat(depth);
+        let mut functions = Vec::new();
+        for (name, index) in &namespace.routes {
+            functions.push(self.function(name, &self.model.manifest.routes[*index])?);
+        }
+        let module = Module {
+            children: namespace.children.keys().map(|name| ident(name)).collect(),
+            child_dirs: namespace.children.keys().cloned().collect(),
+            structures: format!("{up}structures.js"),
+            runtime: format!("{up}runtime.js"),
+            imports: functions
+                .iter()
+                .flat_map(|function| function.imports.iter().cloned())
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect(),
+            functions,
+        };
+        let mut file_path = String::from("src/functional/");
+        for segment in path.iter() {
+            file_path.push_str(segment);
+            file_path.push('/');
+        }
+        file_path.push_str("index.ts");
+        files.push(GeneratedFile {
+            path: file_path.into(),
+            contents: with_final_newline(module.render()?),
+        });
+        for (name, child) in &namespace.children {
+            path.push(name.clone());
+            self.namespace_files(child, path, files)?;
+            path.pop();
+        }
+        Ok(())
+    }
+
+    fn function(&self, name: &str, route: &RouteManifest) -> Result<Function, GenerateError> {
+        let mut params = Vec::new();
+        let mut path_expr = String::new();
+        let mut names = Vec::new();
+        for param in &route.path_params {
+            let param_name = ident(&param.name);
+            params.push(format!(
+                "{param_name}: {}",
+                self.type_of(&param.schema, Dir::Input)
+            ));
+            names.push(param_name);
+        }
+        for segment in route.path.split('/').filter(|segment| !segment.is_empty()) {
+            path_expr.push('/');
+            match segment.strip_prefix(':') {
+                Some(param) => {
+                    let _ = write!(
+                        path_expr,
+                        "${{encodeURIComponent(String({}))}}",
+                        ident(param)
+                    );
+                }
+                None => path_expr.push_str(&template_text(segment)),
+            }
+        }
+        if path_expr.is_empty() {
+            path_expr.push('/');
+        }
+        let path_params = names.join(", ");
+        let mut inputs = Vec::new();
+        let mut aliases = Vec::new();
+        for (key, schema, alias) in [
+            ("headers", &route.headers, "Headers"),
+            ("query", &route.query, "Query"),
+            ("body", &route.body, "Input"),
+        ] {
+            if let Some(schema) = schema {
+                let arg = if key == "body" { "input" } else { key };
+                params.push(format!("{arg}: {name}.{alias}"));
+                names.push(arg.to_owned());
+                inputs.push(format!("{key}: {arg}"));
+                aliases.push(format!("{alias} = {}", self.type_of(schema, Dir::Input)));
+            }
+        }
+        let output = match &route.response {
+            Some(schema) => self.type_of(schema, Dir::Output),
+            None => "void".to_owned(),
+        };
+        let error_statuses: Vec<String> = route
+            .errors
+            .iter()
+            .map(|error| error.status.to_string())
+            .collect();
+        let mut doc = Doc::new(&route.summary);
+        if !route.description.is_empty() {
+            doc.blank();
+            for line in route.description.lines() {
+                doc.line(line);
+            }
+        }
+        if !doc.is_empty() {
+            doc.blank();
+        }
+        for param in &route.path_params {
+            let mut text = format!("{}", ident(&param.name));
+            let label = type_label(&param.schema, &self.registry);
+            let _ = write!(text, " `{label}`");
+            doc.tag("param", &text);
+        }
+        for error in &route.errors {
+            doc.tag(
+                "throws",
+                &format!("{{HttpError}} {} {}", error.status, error.description),
+            );
+        }
+        doc.tag(
+            "controller",
+            &format!("{}.{}", route.controller, route.handler),
+        );
+        doc.tag("path", &format!("{} {}", route.method, route.path));
+        let metadata = json!({
+            "method": route.method.as_str(),
+            "path": route.path,
+            "status": route.status,
+            "errors": route.errors.iter().map(|error| error.status).collect::<Vec<_>>(),
+            "params": route.path_params.iter().map(|param| json!({
+                "name": param.name,
+                "schema": self.runtime_schema(&param.schema, &mut StdRng::seed_from_u64(1)),
+            })).collect::<Vec<_>>(),
+            "headers": route.headers.as_ref().map(|schema| self.runtime_schema(schema, &mut StdRng::seed_from_u64(2))),
+            "query": route.query.as_ref().map(|schema| self.runtime_schema(schema, &mut StdRng::seed_from_u64(3))),
+            "body": route.body.as_ref().map(|schema| self.runtime_schema(schema, &mut StdRng::seed_from_u64(4))),
+            "response": route.response.as_ref().map(|schema| self.runtime_schema(schema, &mut StdRng::seed_from_u64(5))),
+        });
+        let mut imports: Vec<String> = crate::model::route_inputs(route)
+            .flat_map(crate::model::refs)
+            .map(|id| self.model.type_name(id, Dir::Input))
+            .collect();
+        imports.extend(
+            route
+                .response
+                .iter()
+                .flat_map(crate::model::refs)
+                .map(|id| self.model.type_name(id, Dir::Output)),
+        );
+        Ok(Function {
+            doc: doc.render(""),
+            name: ident(name),
+            params,
+            path_params,
+            path_signature: route
+                .path_params
+                .iter()
+                .map(|param| {
+                    format!(
+                        "{}: {}",
+                        ident(&param.name),
+                        self.type_of(&param.schema, Dir::Input)
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+            path_expr,
+            inputs: inputs.join(", "),
+            aliases,
+            output,
+            errors: if error_statuses.is_empty() {
+                "never".to_owned()
+            } else {
+                error_statuses.join(" | ")
+            },
+            status: route.status,
+            metadata: indent(&pretty(&metadata), "  "),
+            imports,
+        })
+    }
+}
+
+/// `1` for 1.0, `0.5` for 0.5.
+fn number_text(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{value:.0}")
+    } else {
+        value.to_string()
+    }
+}
+
+fn put_bounds(put: &mut impl FnMut(&str, Value), bounds: &Bounds) {
+    put("min", json!(bounds.minimum));
+    put("max", json!(bounds.maximum));
+    put("xmin", json!(bounds.exclusive_minimum));
+    put("xmax", json!(bounds.exclusive_maximum));
+    put("step", json!(bounds.multiple_of));
+}
+
+/// JSDoc tags for a schema's constraints.
+fn constraint_tags(doc: &mut Doc, schema: &Schema) {
+    match schema {
+        Schema::Nullable(inner) => constraint_tags(doc, inner),
+        Schema::Integer(int) => {
+            doc.tag("type", int.format.name());
+            bound_tags(doc, &int.bounds);
+        }
+        Schema::Number(number) => bound_tags(doc, &number.bounds),
+        Schema::String(string) => {
+            if let Some(format) = string.format {
+                doc.tag("format", format.name());
+            }
+            if let Some(n) = string.min_length {
+                doc.tag("minLength", &n.to_string());
+            }
+            if let Some(n) = string.max_length {
+                doc.tag("maxLength", &n.to_string());
+            }
+            if let Some(pattern) = &string.pattern {
+                doc.tag("pattern", pattern);
+            }
+        }
+        Schema::Array(array) => {
+            if let Some(n) = array.min_items {
+                doc.tag("minItems", &n.to_string());
+            }
+            if let Some(n) = array.max_items {
+                doc.tag("maxItems", &n.to_string());
+            }
+            if array.unique_items {
+                doc.tag("uniqueItems", "");
+            }
+        }
+        _ => {}
+    }
+}
+
+fn bound_tags(doc: &mut Doc, bounds: &Bounds) {
+    for (name, value) in [
+        ("minimum", bounds.minimum),
+        ("maximum", bounds.maximum),
+        ("exclusiveMinimum", bounds.exclusive_minimum),
+        ("exclusiveMaximum", bounds.exclusive_maximum),
+        ("multipleOf", bounds.multiple_of),
+    ] {
+        if let Some(value) = value {
+            doc.tag(name, &number_text(value));
+        }
+    }
+}
+
+/// A JSDoc comment being written.
+struct Doc {
+    lines: Vec<String>,
+}
+
+impl Doc {
+    fn new(text: &str) -> Self {
+        let mut doc = Doc { lines: Vec::new() };
+        for line in text.lines() {
+            doc.line(line);
+        }
+        doc
+    }
+
+    fn line(&mut self, line: &str) {
+        self.lines
+            .push(line.replace("*/", "*\\/").trim_end().to_owned());
+    }
+
+    fn blank(&mut self) {
+        self.lines.push(String::new());
+    }
+
+    fn tag(&mut self, name: &str, text: &str) {
+        if text.is_empty() {
+            self.line(&format!("@{name}"));
+        } else {
+            self.line(&format!("@{name} {text}"));
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// The comment, each line indented, ending with a newline; empty when
+    /// there is nothing to say.
+    fn render(&self, indent: &str) -> String {
+        if self.lines.is_empty() {
+            return String::new();
+        }
+        let mut out = format!("{indent}/**\n");
+        for line in &self.lines {
+            if line.is_empty() {
+                let _ = writeln!(out, "{indent} *");
+            } else {
+                let _ = writeln!(out, "{indent} * {line}");
+            }
+        }
+        let _ = writeln!(out, "{indent} */");
+        out
+    }
+}
+
+/// A property name, quoted unless it is an identifier.
+fn property_key(name: &str) -> String {
+    if is_identifier(name) {
+        name.to_owned()
+    } else {
+        json_string(name)
+    }
+}
+
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+}
+
+/// Words TypeScript does not allow as a binding name.
+const RESERVED: &[&str] = &[
+    "break",
+    "case",
+    "catch",
+    "class",
+    "const",
+    "continue",
+    "debugger",
+    "default",
+    "delete",
+    "do",
+    "else",
+    "enum",
+    "export",
+    "extends",
+    "false",
+    "finally",
+    "for",
+    "function",
+    "if",
+    "import",
+    "in",
+    "instanceof",
+    "new",
+    "null",
+    "return",
+    "super",
+    "switch",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "typeof",
+    "var",
+    "void",
+    "while",
+    "with",
+    "yield",
+    "let",
+    "static",
+    "implements",
+    "interface",
+    "package",
+    "private",
+    "protected",
+    "public",
+    "await",
+    "connection",
+    "input",
+    "query",
+    "headers",
+    "path",
+    "METADATA",
+    "propagate",
+];
+
+/// A binding name made of a Rust or wire name.
+fn ident(name: &str) -> String {
+    let mut out: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, '_');
+    }
+    if RESERVED.contains(&out.as_str()) {
+        out.push('_');
+    }
+    out
+}
+
+fn json_string(text: &str) -> String {
+    Value::from(text).to_string()
+}
+
+/// Text safe inside a template literal.
+fn template_text(text: &str) -> String {
+    text.replace('\\', "\\\\")
+        .replace('`', "\\`")
+        .replace("${", "\\${")
+}
+
+fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
+}
+
+fn indent(text: &str, prefix: &str) -> String {
+    let mut out = String::new();
+    for (index, line) in text.lines().enumerate() {
+        if index > 0 {
+            out.push('\n');
+            out.push_str(prefix);
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+struct Decl {
+    doc: String,
+    name: String,
+    fields: Vec<Field>,
+    alias: String,
+}
+
+struct Field {
+    doc: String,
+    key: String,
+    optional: bool,
+    ty: String,
+}
+
+struct Function {
+    doc: String,
+    name: String,
+    /// `section: string`, `id: string`, `input: update.Input`
+    params: Vec<String>,
+    /// `section, id`
+    path_params: String,
+    /// `section: string, id: string`
+    path_signature: String,
+    /// The template literal's text.
+    path_expr: String,
+    /// `body: input`
+    inputs: String,
+    /// `Input = ArticleUpdate`
+    aliases: Vec<String>,
+    output: String,
+    /// `400 | 403 | 404`
+    errors: String,
+    status: u16,
+    metadata: String,
+    /// The structures its types name.
+    imports: Vec<String>,
+}
+
+#[derive(Template)]
+#[template(path = "typescript/package.json", escape = "none")]
+struct PackageJson<'a> {
+    package: &'a str,
+    version: &'a str,
+    description: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "typescript/tsconfig.json", escape = "none")]
+struct TsConfig;
+
+#[derive(Template)]
+#[template(path = "typescript/runtime.ts", escape = "none")]
+struct Runtime;
+
+#[derive(Template)]
+#[template(path = "typescript/index.ts", escape = "none")]
+struct Index<'a> {
+    title: &'a str,
+    version: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "typescript/structures.ts", escape = "none")]
+struct Structures<'a> {
+    title: &'a str,
+    decls: Vec<Decl>,
+}
+
+#[derive(Template)]
+#[template(path = "typescript/schemas.ts", escape = "none")]
+struct Schemas {
+    types: String,
+}
+
+#[derive(Template)]
+#[template(path = "typescript/functional.ts", escape = "none")]
+struct Module {
+    children: Vec<String>,
+    child_dirs: Vec<String>,
+    structures: String,
+    runtime: String,
+    imports: Vec<String>,
+    functions: Vec<Function>,
+}
