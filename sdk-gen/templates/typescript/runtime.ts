@@ -433,9 +433,17 @@ export function check(
       }
       return;
     }
-    case "nullable":
-      if (value !== null && schema.of !== undefined) check(schema.of, value, path, mode, issues);
+    case "nullable": {
+      if (value === null || schema.of === undefined) return;
+      const before = issues.length;
+      check(schema.of, value, path, mode, issues);
+      // A wrong value is reported against the whole `T | null`.
+      const only = issues[before];
+      if (issues.length === before + 1 && only !== undefined && only.path === path && schema.e !== undefined) {
+        only.expected = schema.e;
+      }
       return;
+    }
     case "ref":
       checkType(schema, value, path, mode, issues);
       return;

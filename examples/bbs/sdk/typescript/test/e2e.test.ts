@@ -1,0 +1,148 @@
+// The TypeScript SDK against the BBS server over a socket: every route and
+// every documented error, values round-tripping unchanged. Run by the
+// cargo test `sdk_typescript`, which starts the servers and sets BBS_URL
+// and BBS_UNAVAILABLE_URL.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import api, {
+  HttpError,
+  type ArticleCreate,
+  type ArticleSort,
+  type BbsArticle,
+  type IConnection,
+} from "../src/index.js";
+
+const articles = api.functional.bbs.articles;
+const section = "free talk/ünïcode?&#";
+
+function env(name: string): string {
+  const value = process.env[name];
+  if (value === undefined) throw new Error(`${name} is not set: run this through \`cargo test -p bbs sdk_typescript\``);
+  return value;
+}
+
+function createInput(title: string, format: ArticleCreate["format"]): ArticleCreate {
+  return {
+    writer: "Robert «Bob» 鈴木",
+    title,
+    body: 'Hello, 世界! 👋\n"quoted" \\ and \u0000',
+    format,
+    files: [
+      { name: "logo", extension: "png", url: "https://example.com/logo.png" },
+      { name: null, extension: null, url: "https://example.com/README" },
+    ],
+    password: "correct horse",
+  };
+}
+
+async function refused(promise: Promise<unknown>, status: number, code: string): Promise<HttpError> {
+  try {
+    await promise;
+  } catch (err) {
+    assert.ok(err instanceof HttpError, `expected an HttpError, got ${String(err)}`);
+    assert.equal(err.status, status, err.body);
+    assert.equal(err.problem?.code, code, err.body);
+    return err;
+  }
+  assert.fail(`expected ${status} ${code}, got a success`);
+}
+
+test("every route and documented error through the TypeScript SDK", async () => {
+  const connection: IConnection = { host: env("BBS_URL") };
+
+  const created: BbsArticle[] = [];
+  for (const [index, format] of (["md", "html", "txt"] as const).entries()) {
+    const input = createInput(`Title ${index}`, format);
+    const article = await articles.create(connection, section, input);
+    assert.equal(article.section, section);
+    assert.equal(article.writer, input.writer);
+    const { title, body, format: written, files } = article.snapshots[0]!;
+    assert.deepEqual({ title, body, format: written, files }, {
+      title: input.title,
+      body: input.body,
+      format: input.format,
+      files: input.files,
+    });
+    created.push(article);
+  }
+
+  for (const article of created) {
+    assert.deepEqual(await articles.at(connection, section, article.id), article);
+  }
+
+  const sorts: ArticleSort[] = [
+    "+writer", "-writer", "+title", "-title",
+    "+created_at", "-created_at", "+updated_at", "-updated_at",
+  ];
+  for (const sort of sorts) {
+    const page = await articles.index(connection, section, {
+      page: 1,
+      limit: 2,
+      search: { writer: "bob" },
+      sort: [sort],
+    });
+    assert.equal(page.data.length, 2, sort);
+    assert.deepEqual(page.pagination, { current: 1, limit: 2, records: 3, pages: 2 });
+  }
+  const ascending = await articles.index(connection, section, { sort: ["+title"] });
+  assert.deepEqual(ascending.data.map((summary) => summary.title), ["Title 0", "Title 1", "Title 2"]);
+
+  // update: a documented 403, thrown or propagated; then the right password.
+  const target = created[0]!;
+  const update = { title: "Second version", body: "Body v2 — ✓", format: "txt" as const, files: [], password: "wrong" };
+  await refused(articles.update(connection, section, target.id, update), 403, "wrong_password");
+  const propagated = await articles.update.propagate(connection, section, target.id, update);
+  assert.equal(propagated.success, false);
+  assert.equal(propagated.status, 403);
+  if (!propagated.success) assert.equal(propagated.data.code, "wrong_password");
+  const snapshot = await articles.update(connection, section, target.id, { ...update, password: "correct horse" });
+  assert.deepEqual([snapshot.title, snapshot.body, snapshot.format], ["Second version", "Body v2 — ✓", "txt"]);
+  const ok = await articles.at.propagate(connection, section, target.id);
+  assert.equal(ok.success, true);
+  if (ok.success) assert.deepEqual(ok.data.snapshots[1], snapshot);
+
+  // 400: the server's list of problems; client-side validation lists the same.
+  const invalid = createInput("no", "md");
+  invalid.files[0]!.url = "not a uri";
+  const server = await refused(articles.create(connection, section, invalid), 400, "invalid_body");
+  const client = await refused(
+    articles.create({ ...connection, validate: true }, section, invalid),
+    400,
+    "invalid_body",
+  );
+  assert.deepEqual(server.problem?.errors?.map((issue) => issue.path), ["$input.title", "$input.files[0].url"]);
+  assert.deepEqual(client.problem?.errors, server.problem?.errors);
+  await refused(articles.at({ ...connection, validate: true }, section, "not-a-uuid"), 400, "invalid_path_parameter");
+  await refused(articles.at(connection, section, "not-a-uuid"), 400, "invalid_path_parameter");
+
+  // 413: a body over the limit; 415: a fetch that mislabels the body.
+  const huge = createInput("Huge", "md");
+  huge.body = "x".repeat(2 * 1024 * 1024 + 1);
+  await refused(articles.create(connection, section, huge), 413, "payload_too_large");
+  const mislabel: typeof fetch = (url, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set("content-type", "text/plain");
+    return fetch(url, { ...init, headers });
+  };
+  await refused(articles.create({ ...connection, fetch: mislabel }, section, createInput("Plain", "md")), 415, "unsupported_media_type");
+
+  // erase: 403, done (void), then 404 thrown and propagated.
+  await refused(articles.erase(connection, section, target.id, { password: "wrong" }), 403, "wrong_password");
+  assert.equal(await articles.erase(connection, section, target.id, { password: "correct horse" }), undefined);
+  await refused(articles.at(connection, section, target.id), 404, "not_found");
+  const gone = await articles.erase.propagate(connection, section, target.id, { password: "correct horse" });
+  assert.deepEqual([gone.success, gone.status], [false, 404]);
+});
+
+test("an unavailable store is a documented 503", async () => {
+  const connection: IConnection = { host: env("BBS_UNAVAILABLE_URL") };
+  await refused(articles.at(connection, "general", "00000000-0000-0000-0000-000000000000"), 503, "unavailable");
+  const answer = await articles.create.propagate(connection, "general", createInput("Down", "md"));
+  assert.deepEqual([answer.success, answer.status], [false, 503]);
+});
+
+test("path parameters are URI-encoded", () => {
+  assert.equal(articles.at.path("a/b?c#d", "x y"), "/bbs/articles/a%2Fb%3Fc%23d/x%20y");
+  assert.equal(articles.create.path(section), "/bbs/articles/free%20talk%2F%C3%BCn%C3%AFcode%3F%26%23");
+});

@@ -1,0 +1,114 @@
+//! `sdk-gen --check` against the committed BBS SDKs: current now, and a
+//! failure naming the file once one drifts.
+
+use std::{
+    path::{Path, PathBuf},
+    process::{Command, Output},
+};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_owned()
+}
+
+/// The BBS app's manifest, as `bbs manifest` prints it, in a file.
+fn manifest_file(dir: &Path) -> PathBuf {
+    let store = bbs::ArticleStore::lazy("sqlite::memory:").unwrap();
+    let app = bbs::app(store).unwrap();
+    let path = dir.join("manifest.json");
+    std::fs::write(&path, app.manifest().to_json()).unwrap();
+    path
+}
+
+fn sdk_gen(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sdk-gen"))
+        .args(args)
+        .current_dir(workspace())
+        .output()
+        .unwrap()
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name();
+        if name == "node_modules" || name == "lib" || name == "lib-test" {
+            continue;
+        }
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &to.join(name));
+        } else {
+            std::fs::copy(entry.path(), to.join(name)).unwrap();
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_committed_sdks_are_what_the_generator_emits() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = manifest_file(dir.path());
+    let output = sdk_gen(&["--check", "--manifest", manifest.to_str().unwrap()]);
+    assert!(
+        output.status.success(),
+        "the committed SDKs are stale; run `cargo run -p sdk-gen` and commit:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[tokio::test]
+async fn check_fails_and_names_the_file_when_an_sdk_drifts() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = manifest_file(dir.path());
+    let typescript = dir.path().join("typescript");
+    let rust = dir.path().join("rust");
+    copy_dir(
+        &workspace().join("examples/bbs/sdk/typescript"),
+        &typescript,
+    );
+    copy_dir(&workspace().join("examples/bbs/sdk/rust"), &rust);
+    let args = |check: bool| {
+        let mut args = vec![
+            "--manifest",
+            manifest.to_str().unwrap(),
+            "--typescript-out",
+            typescript.to_str().unwrap(),
+            "--typescript-package",
+            "@bbs/sdk",
+            "--rust-out",
+            rust.to_str().unwrap(),
+            "--rust-package",
+            "bbs-sdk",
+        ];
+        if check {
+            args.push("--check");
+        }
+        args
+    };
+    assert!(
+        sdk_gen(&args(true)).status.success(),
+        "a faithful copy is current"
+    );
+
+    let structures = typescript.join("src/structures.ts");
+    let edited = std::fs::read_to_string(&structures)
+        .unwrap()
+        .replace("title: string;", "title: number;");
+    std::fs::write(&structures, edited).unwrap();
+    std::fs::write(rust.join("src/extra.rs"), "// left over\n").unwrap();
+    let output = sdk_gen(&args(true));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("differs: src/structures.ts"), "{stderr}");
+    assert!(
+        stderr.contains("no longer generated: src/extra.rs"),
+        "{stderr}"
+    );
+
+    // Generating repairs both.
+    assert!(sdk_gen(&args(false)).status.success());
+    assert!(sdk_gen(&args(true)).status.success());
+    assert!(!rust.join("src/extra.rs").exists());
+}
