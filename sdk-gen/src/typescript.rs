@@ -450,11 +450,21 @@ impl TypeScript<'_, '_> {
     }
 
     fn function(&self, name: &str, route: &RouteManifest) -> Result<Function, GenerateError> {
+        let function = ident(name);
+        // A parameter must not hide the function (its body reads
+        // `name.METADATA`), `path` or `connection`.
+        let binding = |raw: &str| {
+            let mut bound = ident(raw);
+            if bound == function || matches!(bound.as_str(), "path" | "METADATA" | "connection") {
+                bound.push('_');
+            }
+            bound
+        };
         let mut params = Vec::new();
         let mut path_expr = String::new();
         let mut names = Vec::new();
         for param in &route.path_params {
-            let param_name = ident(&param.name);
+            let param_name = binding(&param.name);
             params.push(format!(
                 "{param_name}: {}",
                 self.type_of(&param.schema, Dir::Input)
@@ -468,7 +478,7 @@ impl TypeScript<'_, '_> {
                     let _ = write!(
                         path_expr,
                         "${{encodeURIComponent(String({}))}}",
-                        ident(param)
+                        binding(param)
                     );
                 }
                 None => path_expr.push_str(&template_text(segment)),
@@ -486,9 +496,9 @@ impl TypeScript<'_, '_> {
             ("body", &route.body, "Input"),
         ] {
             if let Some(schema) = schema {
-                let arg = if key == "body" { "input" } else { key };
-                params.push(format!("{arg}: {name}.{alias}"));
-                names.push(arg.to_owned());
+                let arg = binding(if key == "body" { "input" } else { key });
+                params.push(format!("{arg}: {function}.{alias}"));
+                names.push(arg.clone());
                 inputs.push(format!("{key}: {arg}"));
                 aliases.push(format!("{alias} = {}", self.type_of(schema, Dir::Input)));
             }
@@ -513,7 +523,7 @@ impl TypeScript<'_, '_> {
             doc.blank();
         }
         for param in &route.path_params {
-            let mut text = format!("{}", ident(&param.name));
+            let mut text = ident(&param.name);
             let label = type_label(&param.schema, &self.registry);
             let _ = write!(text, " `{label}`");
             doc.tag("param", &text);
@@ -556,7 +566,7 @@ impl TypeScript<'_, '_> {
         );
         Ok(Function {
             doc: doc.render(""),
-            name: ident(name),
+            name: function.clone(),
             params,
             path_params,
             path_signature: route
@@ -565,7 +575,7 @@ impl TypeScript<'_, '_> {
                 .map(|param| {
                     format!(
                         "{}: {}",
-                        ident(&param.name),
+                        binding(&param.name),
                         self.type_of(&param.schema, Dir::Input)
                     )
                 })
@@ -775,13 +785,6 @@ const RESERVED: &[&str] = &[
     "protected",
     "public",
     "await",
-    "connection",
-    "input",
-    "query",
-    "headers",
-    "path",
-    "METADATA",
-    "propagate",
 ];
 
 /// A binding name made of a Rust or wire name.

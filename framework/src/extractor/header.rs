@@ -17,7 +17,9 @@ use crate::{
 ///
 /// Field names are matched against lower-case header names, so name fields
 /// with `#[serde(rename_all = "kebab-case")]` (`x_request_id` reads
-/// `X-Request-Id`). A `Vec` field takes every value of a repeated header;
+/// `X-Request-Id`). A `Vec` field takes every value of a repeated header
+/// and every item of a comma-separated one (RFC 9110: `a, b` is `a` and `b`,
+/// and browsers' `fetch` joins repeated headers so);
 /// an `#[optional]` field may be absent. A missing or bad header is
 /// `400 invalid_header` listing every problem (`$headers["x-tenant-id"]`).
 ///
@@ -94,17 +96,31 @@ impl<T: Dto> FromRequest for TypedHeaders<T> {
         decode_text_map(
             || {
                 let map = MapDeserializer::new(grouped.iter().map(|(name, values)| {
-                    (name.into_deserializer(), TextValues::new(values.as_slice()))
+                    (
+                        name.into_deserializer(),
+                        TextValues::header(values.as_slice()),
+                    )
                 }));
                 T::deserialize(map).map_err(|err: serde::de::value::Error| err.to_string())
             },
             || {
+                let lists = list_fields::<T>();
                 let object: Map<String, Value> = grouped
                     .iter()
                     .map(|(name, values)| {
-                        let value = match values.as_slice() {
-                            [one] => Value::from(*one),
-                            many => Value::from(many.to_vec()),
+                        let value = if lists.iter().any(|list| list == name) {
+                            values
+                                .iter()
+                                .flat_map(|value| value.split(','))
+                                .map(str::trim)
+                                .filter(|value| !value.is_empty())
+                                .map(Value::from)
+                                .collect()
+                        } else {
+                            match values.as_slice() {
+                                [one] => Value::from(*one),
+                                many => Value::from(many.to_vec()),
+                            }
                         };
                         ((*name).to_owned(), value)
                     })
@@ -117,6 +133,29 @@ impl<T: Dto> FromRequest for TypedHeaders<T> {
         )
         .map(TypedHeaders)
     }
+}
+
+/// The fields of `T` that are arrays: their headers are comma-separated lists.
+fn list_fields<T: Dto>() -> Vec<String> {
+    let schema = crate::schema::schema_of::<T>();
+    let crate::schema::Schema::Ref(id) = schema.schema else {
+        return Vec::new();
+    };
+    let crate::schema::TypeKind::Object(object) = &schema.registry.get(id).kind else {
+        return Vec::new();
+    };
+    object
+        .fields
+        .iter()
+        .filter(|field| {
+            let mut schema = &field.schema;
+            while let crate::schema::Schema::Nullable(inner) = schema {
+                schema = inner;
+            }
+            matches!(schema, crate::schema::Schema::Array(_))
+        })
+        .map(|field| field.name.clone())
+        .collect()
 }
 
 fn invalid_header(name: &str, reason: String, value: Value) -> ApiError {

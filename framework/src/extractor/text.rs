@@ -1,6 +1,8 @@
 //! A serde deserializer over text values (path segments, header values):
 //! numbers, booleans, unit enum variants, strings and newtypes are parsed
-//! from the text; a sequence takes every value given.
+//! from the text; a sequence takes every value given. Header values are
+//! comma-separated lists (RFC 9110 section 5.3): `a, b` and two lines `a`
+//! and `b` are the same sequence, as fetch joins repeated headers.
 
 use serde::de::{
     self, DeserializeSeed, Deserializer, IntoDeserializer, SeqAccess, Visitor, value::Error,
@@ -9,16 +11,36 @@ use serde::de::{
 /// Deserializes one or more text values. One value deserializes as a scalar;
 /// any number of values deserialize as a sequence.
 pub(crate) struct TextValues<'de> {
-    values: &'de [&'de str],
+    values: std::borrow::Cow<'de, [&'de str]>,
+    /// Whether each value is a comma-separated list when read as a sequence.
+    lists: bool,
 }
 
 impl<'de> TextValues<'de> {
     pub(crate) fn new(values: &'de [&'de str]) -> Self {
-        TextValues { values }
+        TextValues {
+            values: std::borrow::Cow::Borrowed(values),
+            lists: false,
+        }
+    }
+
+    /// Header values: a sequence splits each value at its commas.
+    pub(crate) fn header(values: &'de [&'de str]) -> Self {
+        TextValues {
+            values: std::borrow::Cow::Borrowed(values),
+            lists: true,
+        }
+    }
+
+    fn one(value: &'de str) -> Self {
+        TextValues {
+            values: std::borrow::Cow::Owned(vec![value]),
+            lists: false,
+        }
     }
 
     fn single(&self) -> Result<&'de str, Error> {
-        match self.values {
+        match *self.values {
             [one] => Ok(one),
             [] => Err(de::Error::custom("expected a value, found none")),
             _ => Err(de::Error::custom(format_args!(
@@ -93,8 +115,18 @@ impl<'de> Deserializer<'de> for TextValues<'de> {
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        let values: Vec<&'de str> = if self.lists {
+            self.values
+                .iter()
+                .flat_map(|value| value.split(','))
+                .map(str::trim)
+                .filter(|value| !value.is_empty())
+                .collect()
+        } else {
+            self.values.into_owned()
+        };
         visitor.visit_seq(Values {
-            rest: self.values.iter(),
+            rest: values.into_iter(),
         })
     }
 
@@ -123,7 +155,7 @@ impl<'de> IntoDeserializer<'de, Error> for TextValues<'de> {
 }
 
 struct Values<'de> {
-    rest: std::slice::Iter<'de, &'de str>,
+    rest: std::vec::IntoIter<&'de str>,
 }
 
 impl<'de> SeqAccess<'de> for Values<'de> {
@@ -134,9 +166,7 @@ impl<'de> SeqAccess<'de> for Values<'de> {
         seed: T,
     ) -> Result<Option<T::Value>, Error> {
         match self.rest.next() {
-            Some(value) => seed
-                .deserialize(TextValues::new(std::slice::from_ref(value)))
-                .map(Some),
+            Some(value) => seed.deserialize(TextValues::one(value)).map(Some),
             None => Ok(None),
         }
     }
@@ -161,6 +191,18 @@ mod tests {
     enum Section {
         Free,
         Notice,
+    }
+
+    #[test]
+    fn header_values_are_comma_separated_lists() {
+        let values = Vec::<String>::deserialize(TextValues::header(&["a, b", "c"])).unwrap();
+        assert_eq!(values, ["a", "b", "c"]);
+        let numbers = Vec::<u8>::deserialize(TextValues::header(&["1,2"])).unwrap();
+        assert_eq!(numbers, [1, 2]);
+        let one = String::deserialize(TextValues::header(&["a, b"])).unwrap();
+        assert_eq!(one, "a, b", "a single value keeps its commas");
+        let segments = Vec::<String>::deserialize(TextValues::new(&["a, b"])).unwrap();
+        assert_eq!(segments, ["a, b"], "path segments are not lists");
     }
 
     #[test]

@@ -62,7 +62,7 @@ pub enum Error {
         /// The HTTP status.
         status: u16,
         /// The problem document.
-        problem: Problem,
+        problem: Box<Problem>,
     },
     /// The server answered with a status the route does not document.
     #[error("unexpected HTTP status {status}")]
@@ -104,7 +104,7 @@ impl Error {
     /// The problem document of a documented error.
     pub fn problem(&self) -> Option<&Problem> {
         match self {
-            Error::Api { problem, .. } => Some(problem),
+            Error::Api { problem, .. } => Some(problem.as_ref()),
             _ => None,
         }
     }
@@ -191,6 +191,7 @@ impl {% if !group.root %}<'a> {% endif %}{{ group.name }}{% if !group.root %}<'a
 {%- endfor %}
 
 /// A path parameter's text, percent-encoded.
+#[allow(dead_code)]
 fn segment<T: Serialize + ?Sized>(value: &T) -> String {
     let text = match serde_json::to_value(value) {
         Ok(serde_json::Value::String(text)) => text,
@@ -207,6 +208,7 @@ const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
     .remove(b'_')
     .remove(b'~');
 
+#[allow(dead_code)]
 fn body<T: Serialize>(
     request: reqwest::RequestBuilder,
     input: &T,
@@ -256,6 +258,7 @@ async fn exchange(request: reqwest::RequestBuilder) -> Result<(u16, String), Err
     Ok((status, body))
 }
 
+#[allow(dead_code)]
 fn decode<T: DeserializeOwned>(status: u16, body: String) -> Result<T, Error> {
     match serde_json::from_str(&body) {
         Ok(value) => Ok(value),
@@ -267,6 +270,7 @@ fn decode<T: DeserializeOwned>(status: u16, body: String) -> Result<T, Error> {
     }
 }
 
+#[allow(dead_code)]
 fn empty(_status: u16, _body: String) -> Result<(), Error> {
     Ok(())
 }
@@ -276,7 +280,10 @@ fn failure(status: u16, body: String, documented: &[u16]) -> Error {
         return Error::UnexpectedStatus { status, body };
     }
     match serde_json::from_str(&body) {
-        Ok(problem) => Error::Api { status, problem },
+        Ok(problem) => Error::Api {
+            status,
+            problem: Box::new(problem),
+        },
         Err(source) => Error::InvalidBody {
             status,
             body,

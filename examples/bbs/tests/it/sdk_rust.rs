@@ -42,7 +42,7 @@ fn assert_api_error(err: Error, status: u16, code: &str) -> bbs_sdk::Problem {
                 (status, code),
                 "{problem:?}"
             );
-            problem
+            *problem
         }
         other => panic!("expected a documented {status} {code}, got {other:?}"),
     }

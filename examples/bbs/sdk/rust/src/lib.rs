@@ -60,7 +60,7 @@ pub enum Error {
         /// The HTTP status.
         status: u16,
         /// The problem document.
-        problem: Problem,
+        problem: Box<Problem>,
     },
     /// The server answered with a status the route does not document.
     #[error("unexpected HTTP status {status}")]
@@ -102,7 +102,7 @@ impl Error {
     /// The problem document of a documented error.
     pub fn problem(&self) -> Option<&Problem> {
         match self {
-            Error::Api { problem, .. } => Some(problem),
+            Error::Api { problem, .. } => Some(problem.as_ref()),
             _ => None,
         }
     }
@@ -354,6 +354,7 @@ impl<'a> BbsArticlesApi<'a> {
 }
 
 /// A path parameter's text, percent-encoded.
+#[allow(dead_code)]
 fn segment<T: Serialize + ?Sized>(value: &T) -> String {
     let text = match serde_json::to_value(value) {
         Ok(serde_json::Value::String(text)) => text,
@@ -370,6 +371,7 @@ const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
     .remove(b'_')
     .remove(b'~');
 
+#[allow(dead_code)]
 fn body<T: Serialize>(
     request: reqwest::RequestBuilder,
     input: &T,
@@ -419,6 +421,7 @@ async fn exchange(request: reqwest::RequestBuilder) -> Result<(u16, String), Err
     Ok((status, body))
 }
 
+#[allow(dead_code)]
 fn decode<T: DeserializeOwned>(status: u16, body: String) -> Result<T, Error> {
     match serde_json::from_str(&body) {
         Ok(value) => Ok(value),
@@ -430,6 +433,7 @@ fn decode<T: DeserializeOwned>(status: u16, body: String) -> Result<T, Error> {
     }
 }
 
+#[allow(dead_code)]
 fn empty(_status: u16, _body: String) -> Result<(), Error> {
     Ok(())
 }
@@ -439,7 +443,10 @@ fn failure(status: u16, body: String, documented: &[u16]) -> Error {
         return Error::UnexpectedStatus { status, body };
     }
     match serde_json::from_str(&body) {
-        Ok(problem) => Error::Api { status, problem },
+        Ok(problem) => Error::Api {
+            status,
+            problem: Box::new(problem),
+        },
         Err(source) => Error::InvalidBody {
             status,
             body,

@@ -1,0 +1,208 @@
+//! The kitchen-sink fixture: golden SDKs for every shape the generators
+//! map, the TypeScript one driven by node and the Rust one (`kitchen-sdk`,
+//! a workspace member) against the fixture over a socket.
+
+#[path = "kitchen/app.rs"]
+mod app;
+
+use std::path::{Path, PathBuf};
+
+use sdk_gen::{RustOptions, Targets, TypeScriptOptions};
+
+fn fixture_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kitchen")
+}
+
+/// The generated SDKs are committed under `tests/kitchen/`; `UPDATE_GOLDEN=1`
+/// rewrites them.
+#[test]
+fn golden_sdks() {
+    let manifest = app::app().manifest().clone();
+    let targets = Targets {
+        typescript: Some(TypeScriptOptions {
+            package: "@kitchen/sdk".to_owned(),
+        }),
+        rust: Some(RustOptions {
+            package: "kitchen-sdk".to_owned(),
+        }),
+    };
+    let mut stale = Vec::new();
+    for sdk in sdk_gen::generate(&manifest, &targets).unwrap() {
+        let dir = fixture_dir().join(sdk.dir_name);
+        if std::env::var_os("UPDATE_GOLDEN").is_some() {
+            sdk_gen::write(&dir, &sdk.files).unwrap();
+        }
+        for drift in sdk_gen::check(&dir, &sdk.files).unwrap() {
+            stale.push(format!("{}: {drift}", sdk.dir_name));
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "golden SDKs differ (UPDATE_GOLDEN=1 cargo test -p sdk-gen --test kitchen rewrites them):\n{}",
+        stale.join("\n")
+    );
+}
+
+fn served() -> (std::net::SocketAddr, tokio::task::JoinHandle<()>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+    let server = framework::Server::from_listener(listener);
+    let addr = server.local_addr().unwrap();
+    let task = tokio::spawn(async move {
+        server.serve(app::app()).await.unwrap();
+    });
+    (addr, task)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_typescript_sdk_round_trips_every_shape() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let tsc = workspace.join("examples/bbs/sdk/typescript/node_modules/typescript/bin/tsc");
+    assert!(
+        tsc.exists(),
+        "TypeScript is not installed: run `npm ci` in examples/bbs/sdk/typescript (.ci/run does); Node.js 18+ too"
+    );
+    let compile = std::process::Command::new("node")
+        .arg(&tsc)
+        .args(["-p", "tests/kitchen/test/tsconfig.json"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("node runs (install Node.js 18+: `apt-get install nodejs npm`)");
+    assert!(
+        compile.status.success(),
+        "tsc:\n{}{}",
+        String::from_utf8_lossy(&compile.stdout),
+        String::from_utf8_lossy(&compile.stderr)
+    );
+    let (addr, task) = served();
+    let script = workspace.join("target/kitchen-typescript/test/e2e.test.js");
+    let output = tokio::task::spawn_blocking(move || {
+        std::process::Command::new("node")
+            .arg("--test")
+            .arg(script)
+            .env("KITCHEN_URL", format!("http://{addr}"))
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    task.abort();
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{report}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        report.contains("# pass 5") && report.contains("# fail 0"),
+        "{report}"
+    );
+}
+
+#[tokio::test]
+async fn the_rust_sdk_round_trips_every_shape() {
+    use kitchen_sdk::{
+        Client, Command, Event, Everything, Filter, Loose, Search, Shape, Tenant, Tree,
+    };
+
+    let (addr, task) = served();
+    let client = Client::new(format!("http://{addr}"));
+    let leaf = |label: &str| Tree {
+        label: label.to_owned(),
+        children: Vec::new(),
+        only: None,
+    };
+    let base = Everything {
+        shape: Shape::Circle { radius: 1.5 },
+        event: Event::Started,
+        command: Command::Stop,
+        loose: Loose::Number(2.5),
+        tree: Tree {
+            label: "root ✓".to_owned(),
+            children: vec![leaf("leaf")],
+            only: Some(Box::new(leaf("only"))),
+        },
+        scores: [("a b".to_owned(), -3), ("ünï".to_owned(), i64::MAX)].into(),
+        big_number: u64::MAX,
+        small: -10,
+        nullable: None,
+        absent: None,
+        both: None,
+        defaulted: None,
+        when: "2026-11-30T04:20:11.123+09:00".to_owned(),
+        anything: serde_json::json!({ "nested": [1, "two", null] }),
+    };
+    let variants = [
+        Everything {
+            shape: Shape::Square { side: 2.0 },
+            event: Event::Renamed("new ✓".to_owned()),
+            command: Command::Say("hi".to_owned()),
+            loose: Loose::Text("text".to_owned()),
+            ..base.clone()
+        },
+        Everything {
+            shape: Shape::Dot,
+            event: Event::Moved { x: -1, y: 2 },
+            command: Command::Go { speed: 255 },
+            loose: Loose::Pair { a: true, b: false },
+            nullable: Some("present".to_owned()),
+            absent: Some(7),
+            both: Some(None),
+            ..base.clone()
+        },
+        Everything {
+            both: Some(Some("text".to_owned())),
+            defaulted: Some(5),
+            ..base.clone()
+        },
+    ];
+    for input in std::iter::once(base.clone()).chain(variants) {
+        let output = client.kitchen().echo().echo(&input).await.unwrap();
+        let expected = Everything {
+            defaulted: Some(input.defaulted.unwrap_or(0)),
+            ..input.clone()
+        };
+        assert_eq!(output, expected);
+    }
+
+    let filter = Filter {
+        page: Some(2),
+        search: Some(Search {
+            writer: Some("kim & lee".to_owned()),
+            title: Some("a=b?c#d[0]".to_owned()),
+        }),
+        tags: Some(vec!["x y".to_owned(), "ü".to_owned(), "+plus".to_owned()]),
+    };
+    assert_eq!(
+        client.kitchen().query().query(&filter).await.unwrap(),
+        filter
+    );
+    let tenant = Tenant {
+        x_tenant_id: 7,
+        x_label: Some(vec!["a".to_owned(), "b c".to_owned()]),
+    };
+    assert_eq!(
+        client.kitchen().headers().headers(&tenant).await.unwrap(),
+        tenant
+    );
+    assert_eq!(
+        client.kitchen().numbers().number(1 << 60).await.unwrap(),
+        1 << 60
+    );
+    let err = client
+        .kitchen()
+        .query()
+        .query(&Filter {
+            page: Some(0),
+            search: None,
+            tags: None,
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err.problem().map(|problem| problem.code.as_str()),
+        Some("invalid_query")
+    );
+    task.abort();
+}
