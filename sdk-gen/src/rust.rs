@@ -40,6 +40,7 @@ pub(crate) fn generate(
     let mut groups = Vec::new();
     rust.groups(&root, &mut Vec::new(), &mut groups)?;
     let lib = Lib {
+        crate_name: &options.package.replace('-', "_"),
         title: &manifest.title,
         version: &manifest.version,
         description: manifest.description.as_deref().unwrap_or_default(),
@@ -572,6 +573,7 @@ struct CargoToml<'a> {
 #[derive(Template)]
 #[template(path = "rust/lib.rs", escape = "none")]
 struct Lib<'a> {
+    crate_name: &'a str,
     title: &'a str,
     version: &'a str,
     description: &'a str,

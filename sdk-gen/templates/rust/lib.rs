@@ -6,7 +6,8 @@
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-//! let client = Client::new("http://127.0.0.1:3000");
+//! let client = {{ crate_name }}::Client::new("http://127.0.0.1:3000");
+//! assert_eq!(client.base_url(), "http://127.0.0.1:3000");
 //! # Ok(())
 //! # }
 //! ```
