@@ -1,9 +1,13 @@
-//! Payloads shared by the benchmarks: nestia's `{ data: IBox3D[100] }` and
+//! The load scenarios and the servers compared ([`peers`], [`scenario`]), and
+//! payloads shared by the benchmarks: nestia's `{ data: IBox3D[100] }` and
 //! the BBS `ICreate`, each declared the framework's way and the way its
 //! peers (`validator`, `garde`) declare the same constraints.
 
 use framework::prelude::*;
 use rand::{SeedableRng, rngs::StdRng};
+
+pub mod peers;
+pub mod scenario;
 
 /// nestia's `IPoint3D`.
 #[dto]
@@ -130,7 +134,7 @@ pub mod with_validator {
     }
 
     /// `IBox3D[]` has no constraints; `validate()` walks nothing.
-    #[derive(Debug, Deserialize, Serialize, Validate)]
+    #[derive(Debug, Clone, Deserialize, Serialize, Validate)]
     pub struct Boxes {
         /// The boxes.
         pub data: Vec<super::Box3D>,

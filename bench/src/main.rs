@@ -1,11 +1,272 @@
-//! `bench`: will run the framework side by side with raw hyper, axum and
-//! actix-web. Not built yet; see the bench issue.
+//! `cargo run --release -p bench`: builds the peers' servers, checks every
+//! answer, then loads each with wrk from the other core, peers interleaved
+//! in rounds, and reports req/s, latency and ratios to raw hyper and axum
+//! as a table, markdown, JSON and an SVG chart (in `bench/results/`).
+//!
+//! `--quick` runs a few seconds per scenario (CI's smoke test); the full mode
+//! is for people and builds the 10,000-route servers.
 
-use std::process::ExitCode;
+mod runner;
+
+use std::{
+    path::PathBuf,
+    process::{Command, ExitCode},
+    time::Duration,
+};
+
+use bench::{
+    peers::Peer,
+    scenario::{RouteSet, Scenario},
+};
+use clap::Parser;
+use runner::{
+    report::Results,
+    server::{Server, request, with_idle_connections},
+    wrk,
+};
+
+/// Loads the framework and its peers with wrk and compares them.
+#[derive(Debug, Parser)]
+#[command(name = "bench")]
+struct Args {
+    /// A few seconds per scenario, one round, 100 routes for the routing
+    /// scenarios: a smoke test.
+    #[arg(long)]
+    quick: bool,
+    /// Seconds of load per measurement (whole seconds, as wrk takes them).
+    #[arg(long)]
+    duration: Option<u64>,
+    /// Rounds (the median is reported).
+    #[arg(long)]
+    rounds: Option<usize>,
+    /// Concurrent connections.
+    #[arg(long, default_value_t = 64)]
+    connections: usize,
+    /// Requests in flight per connection in the pipelined runs.
+    #[arg(long, default_value_t = 10)]
+    pipeline: usize,
+    /// Only these peers (comma-separated: framework,hyper,axum,actix-web).
+    #[arg(long, value_delimiter = ',')]
+    peers: Vec<String>,
+    /// Only these scenarios (comma-separated names).
+    #[arg(long, value_delimiter = ',')]
+    scenarios: Vec<String>,
+    /// The core the servers run on.
+    #[arg(long, default_value_t = 1)]
+    server_core: usize,
+    /// The core wrk runs on.
+    #[arg(long, default_value_t = 0)]
+    client_core: usize,
+    /// Where the markdown, JSON and SVG go.
+    #[arg(long, default_value = "bench/results")]
+    out: PathBuf,
+}
 
 fn main() -> ExitCode {
-    eprintln!(
-        "bench is not built yet: see the bench issue for the scenarios and peers it will run."
-    );
-    ExitCode::from(2)
+    let args = Args::parse();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("bench: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: &Args) -> Result<(), String> {
+    let duration = Duration::from_secs(args.duration.unwrap_or(if args.quick { 2 } else { 10 }));
+    let rounds = args.rounds.unwrap_or(if args.quick { 1 } else { 3 });
+    let peers: Vec<Peer> = if args.peers.is_empty() {
+        Peer::ALL.to_vec()
+    } else {
+        args.peers
+            .iter()
+            .map(|name| Peer::from_name(name).ok_or_else(|| format!("unknown peer `{name}`")))
+            .collect::<Result<_, _>>()?
+    };
+    let scenarios: Vec<Scenario> = if args.scenarios.is_empty() {
+        Scenario::ALL.to_vec()
+    } else {
+        args.scenarios
+            .iter()
+            .map(|name| {
+                Scenario::ALL
+                    .into_iter()
+                    .find(|scenario| scenario.name() == name)
+                    .ok_or_else(|| format!("unknown scenario `{name}`"))
+            })
+            .collect::<Result<_, _>>()?
+    };
+    wrk::ensure_installed()?;
+    let binary = build(!args.quick)?;
+    let scripts = tempdir()?;
+
+    let mut results = Results::default();
+    for round in 1..=rounds {
+        eprintln!("bench: round {round} of {rounds}");
+        for set in RouteSet::ALL {
+            let in_set: Vec<Scenario> = scenarios
+                .iter()
+                .copied()
+                .filter(|scenario| scenario.route_set() == set)
+                .collect();
+            if in_set.is_empty() {
+                continue;
+            }
+            for &peer in &peers {
+                let server = Server::start(&binary, peer, set, args.server_core)
+                    .map_err(|err| err.to_string())?;
+                for &scenario in &in_set {
+                    check(&server, peer, scenario)?;
+                    let mut modes = vec![1];
+                    if matches!(scenario, Scenario::Plaintext | Scenario::Json) && args.pipeline > 1
+                    {
+                        modes.push(args.pipeline);
+                    }
+                    for pipeline in modes {
+                        let label = if pipeline > 1 {
+                            format!("{scenario} pipelined x{pipeline}")
+                        } else {
+                            scenario.name().to_owned()
+                        };
+                        let script = wrk::script(&scripts, scenario, pipeline)
+                            .map_err(|err| err.to_string())?;
+                        let path = scenario.path(server.many);
+                        // Warm up, then measure.
+                        let warm = Duration::from_secs(1);
+                        wrk::run(
+                            args.client_core,
+                            server.addr,
+                            &path,
+                            &script,
+                            args.connections,
+                            warm,
+                        )
+                        .map_err(|err| format!("{peer} {label}: {err}"))?;
+                        let measured = wrk::run(
+                            args.client_core,
+                            server.addr,
+                            &path,
+                            &script,
+                            args.connections,
+                            duration,
+                        )
+                        .map_err(|err| format!("{peer} {label}: {err}"))?;
+                        eprintln!(
+                            "  {label:<34} {peer:<10} {:>10.0} req/s",
+                            measured.requests_per_second
+                        );
+                        results.add(&label, peer, measured);
+                    }
+                }
+                if round == 1 && set == RouteSet::Main {
+                    results
+                        .memory
+                        .insert(peer.name().to_owned(), memory(&server)?);
+                }
+            }
+        }
+    }
+
+    let context = context(args, duration, rounds);
+    println!("{}", results.text());
+    std::fs::create_dir_all(&args.out).map_err(|err| err.to_string())?;
+    let name = if args.quick { "quick" } else { "latest" };
+    let write = |ext: &str, contents: String| {
+        let path = args.out.join(format!("{name}.{ext}"));
+        std::fs::write(&path, contents).map_err(|err| format!("{}: {err}", path.display()))
+    };
+    write("md", results.markdown(&context))?;
+    write(
+        "svg",
+        results.svg("Throughput relative to raw hyper (same run, one core each)"),
+    )?;
+    write(
+        "json",
+        serde_json::to_string_pretty(&results).map_err(|err| err.to_string())?,
+    )?;
+    eprintln!("bench: wrote {}/{name}.{{md,svg,json}}", args.out.display());
+    Ok(())
+}
+
+/// Builds `bench-server` (with 10,000 routes unless quick) and answers its path.
+fn build(full: bool) -> Result<PathBuf, String> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = Command::new(cargo);
+    command.args(["build", "--release", "-p", "bench", "--bin", "bench-server"]);
+    if full {
+        command.args(["--features", "routes-10k"]);
+        eprintln!("bench: building the servers with 10,000 routes (takes minutes the first time)");
+    }
+    let status = command.status().map_err(|err| format!("cargo: {err}"))?;
+    if !status.success() {
+        return Err("building bench-server failed".to_owned());
+    }
+    let exe = std::env::current_exe().map_err(|err| err.to_string())?;
+    let binary = exe
+        .parent()
+        .map(|dir| dir.join("bench-server"))
+        .ok_or("no target directory")?;
+    if binary.exists() {
+        Ok(binary)
+    } else {
+        Err(format!("{} was not built", binary.display()))
+    }
+}
+
+/// Refuses to time a server that answers wrongly.
+fn check(server: &Server, peer: Peer, scenario: Scenario) -> Result<(), String> {
+    let path = scenario.path(server.many);
+    let body = scenario.body();
+    let (status, answer) = request(server.addr, scenario.method(), &path, body.as_deref())
+        .map_err(|err| format!("{peer} {scenario}: {err}"))?;
+    scenario
+        .check(server.many, status, &answer)
+        .map_err(|err| format!("{peer} answers {scenario} wrongly: {err}"))?;
+    if let Some(invalid) = scenario.invalid_body() {
+        let (status, _) = request(server.addr, scenario.method(), &path, Some(&invalid))
+            .map_err(|err| format!("{peer} {scenario}: {err}"))?;
+        if !matches!(status, 400 | 422) {
+            return Err(format!(
+                "{peer} accepts an invalid {scenario} body (status {status})"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Resident memory idle and with 1,000 keep-alive connections, KiB.
+fn memory(server: &Server) -> Result<(u64, u64), String> {
+    let idle = server.rss_kib().map_err(|err| err.to_string())?;
+    let busy = with_idle_connections(server.addr, 1000, || server.rss_kib())
+        .map_err(|err| format!("1,000 connections: {err}"))?
+        .map_err(|err| err.to_string())?;
+    Ok((idle, busy))
+}
+
+fn context(args: &Args, duration: Duration, rounds: usize) -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find_map(|line| line.strip_prefix("model name"))
+                .map(|name| name.trim_start_matches([' ', '\t', ':']).to_owned())
+        })
+        .unwrap_or_else(|| "unknown CPU".to_owned());
+    format!(
+        "Measured with `cargo run --release -p bench{}`: wrk -t1 -c{} for {:.0} s per run, {} round(s), median shown; server pinned to core {}, wrk to core {}; {}. Absolute numbers vary between machines and runs; compare ratios within one run.",
+        if args.quick { " -- --quick" } else { "" },
+        args.connections,
+        duration.as_secs_f64(),
+        rounds,
+        args.server_core,
+        args.client_core,
+        cpu
+    )
+}
+
+fn tempdir() -> Result<PathBuf, String> {
+    let dir = std::env::temp_dir().join(format!("bench-scripts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|err| err.to_string())?;
+    Ok(dir)
 }

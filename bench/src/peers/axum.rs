@@ -1,0 +1,69 @@
+//! axum 0.8, as its examples write it: a `Router` with `Json` extractors,
+//! validator for constraints, served by `axum::serve`.
+
+use std::{io, net::TcpListener, sync::Arc};
+
+use axum::{
+    Json, Router,
+    extract::{Path, State},
+    http::StatusCode,
+    routing::{get, post},
+};
+use validator::Validate;
+
+use crate::{
+    scenario::{HELLO, Message, RouteSet},
+    with_validator::Boxes,
+};
+
+async fn assert(Json(boxes): Json<Boxes>) -> StatusCode {
+    match boxes.validate() {
+        Ok(()) => StatusCode::NO_CONTENT,
+        Err(_) => StatusCode::BAD_REQUEST,
+    }
+}
+
+async fn performance(Json(boxes): Json<Boxes>) -> Result<Json<Boxes>, StatusCode> {
+    boxes.validate().map_err(|_| StatusCode::BAD_REQUEST)?;
+    Ok(Json(boxes))
+}
+
+fn router(routes: RouteSet) -> Router {
+    match routes {
+        RouteSet::Main => Router::new()
+            .route("/plaintext", get(|| async { HELLO }))
+            .route(
+                "/json",
+                get(|| async {
+                    Json(Message {
+                        message: HELLO.to_owned(),
+                    })
+                }),
+            )
+            .route("/assert", post(assert))
+            .route(
+                "/stringify",
+                get(|State(boxes): State<Arc<Boxes>>| async move { Json(Boxes::clone(&boxes)) }),
+            )
+            .route("/performance", post(performance))
+            .with_state(Arc::new(super::boxes())),
+        RouteSet::Many | RouteSet::One => {
+            let mut router = Router::new();
+            for n in routes.static_routes() {
+                router = router.route(
+                    &format!("/uuid/{n}"),
+                    get(move || async move { n.to_string() }),
+                );
+            }
+            router.route("/zzz/{a}", get(|Path(a): Path<String>| async move { a }))
+        }
+    }
+}
+
+pub(super) fn serve(routes: RouteSet, listener: TcpListener) -> io::Result<()> {
+    let app = router(routes);
+    super::runtime()?.block_on(async move {
+        let listener = tokio::net::TcpListener::from_std(listener)?;
+        axum::serve(listener, app).await
+    })
+}

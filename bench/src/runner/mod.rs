@@ -1,0 +1,5 @@
+//! The runner's parts: server processes, wrk, and the report.
+
+pub mod report;
+pub mod server;
+pub mod wrk;

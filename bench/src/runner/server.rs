@@ -1,0 +1,171 @@
+//! A peer's server process, pinned to its core, and plain HTTP/1.1 requests
+//! to check its answers.
+
+use std::{
+    io::{self, BufRead, BufReader, Read, Write},
+    net::{SocketAddr, TcpStream},
+    path::Path,
+    process::{Child, Command, Stdio},
+    time::Duration,
+};
+
+use bench::{peers::Peer, scenario::RouteSet};
+
+/// A running `bench-server`; killed when dropped.
+pub struct Server {
+    child: Child,
+    /// Where it listens.
+    pub addr: SocketAddr,
+    /// How many static routes its `many` set has.
+    pub many: usize,
+}
+
+impl Server {
+    /// Starts `peer`'s `routes` on `core` and waits for its address.
+    pub fn start(binary: &Path, peer: Peer, routes: RouteSet, core: usize) -> io::Result<Server> {
+        let mut child = Command::new("taskset")
+            .arg("-c")
+            .arg(core.to_string())
+            .arg(binary)
+            .args([peer.name(), routes.name()])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()?;
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| io::Error::other("no stdout"))?;
+        let mut line = String::new();
+        BufReader::new(stdout).read_line(&mut line)?;
+        let parsed = line
+            .trim()
+            .strip_prefix("listening on ")
+            .and_then(|rest| rest.split_once(" routes="))
+            .and_then(|(addr, many)| Some((addr.parse().ok()?, many.parse().ok()?)));
+        let Some((addr, many)) = parsed else {
+            let _ = child.kill();
+            return Err(io::Error::other(format!("{peer} did not start: {line:?}")));
+        };
+        Ok(Server { child, addr, many })
+    }
+
+    /// The process id (taskset execs the server, so it is the server's).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Resident memory in KiB, from `/proc`.
+    pub fn rss_kib(&self) -> io::Result<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid()))?;
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmRSS:"))
+            .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
+            .ok_or_else(|| io::Error::other("no VmRSS"))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Sends one request on a new connection; answers status and body.
+pub fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&[u8]>,
+) -> io::Result<(u16, Vec<u8>)> {
+    let mut stream = TcpStream::connect(addr)?;
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    let mut head = format!("{method} {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\n");
+    if let Some(body) = body {
+        head.push_str(&format!(
+            "content-type: application/json\r\ncontent-length: {}\r\n",
+            body.len()
+        ));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes())?;
+    if let Some(body) = body {
+        stream.write_all(body)?;
+    }
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw)?;
+    parse(&raw)
+}
+
+/// Status and body of one response (content-length or chunked).
+fn parse(raw: &[u8]) -> io::Result<(u16, Vec<u8>)> {
+    let bad = || {
+        io::Error::other(format!(
+            "not an HTTP response: {:.200}",
+            String::from_utf8_lossy(raw)
+        ))
+    };
+    let end = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .ok_or_else(bad)?;
+    let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|status| status.parse().ok())
+        .ok_or_else(bad)?;
+    let rest = &raw[end + 4..];
+    if head.contains("transfer-encoding: chunked") {
+        let mut body = Vec::new();
+        let mut at = 0;
+        loop {
+            let line_end = rest[at..]
+                .windows(2)
+                .position(|w| w == b"\r\n")
+                .ok_or_else(bad)?
+                + at;
+            let size =
+                usize::from_str_radix(String::from_utf8_lossy(&rest[at..line_end]).trim(), 16)
+                    .map_err(|_| bad())?;
+            at = line_end + 2;
+            if size == 0 {
+                break;
+            }
+            body.extend_from_slice(rest.get(at..at + size).ok_or_else(bad)?);
+            at += size + 2;
+        }
+        return Ok((status, body));
+    }
+    let length = head
+        .lines()
+        .find_map(|line| line.strip_prefix("content-length:"))
+        .and_then(|value| value.trim().parse::<usize>().ok())
+        .unwrap_or(rest.len());
+    Ok((status, rest.get(..length).ok_or_else(bad)?.to_vec()))
+}
+
+/// Opens `count` keep-alive connections, each answered once, and keeps them
+/// open while `measure` runs.
+pub fn with_idle_connections<T>(
+    addr: SocketAddr,
+    count: usize,
+    measure: impl FnOnce() -> T,
+) -> io::Result<T> {
+    let mut streams = Vec::with_capacity(count);
+    for _ in 0..count {
+        let mut stream = TcpStream::connect(addr)?;
+        stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+        stream.write_all(format!("GET /plaintext HTTP/1.1\r\nhost: {addr}\r\n\r\n").as_bytes())?;
+        let mut buffer = [0_u8; 1024];
+        let read = stream.read(&mut buffer)?;
+        if read == 0 {
+            return Err(io::Error::other("connection closed before answering"));
+        }
+        streams.push(stream);
+    }
+    let result = measure();
+    drop(streams);
+    Ok(result)
+}
