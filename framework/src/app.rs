@@ -3,7 +3,6 @@
 
 use std::{
     convert::Infallible,
-    panic::AssertUnwindSafe,
     sync::Arc,
     task::{Context, Poll},
     time::Duration,
@@ -16,6 +15,7 @@ use http_body_util::{BodyExt, LengthLimitError, Limited};
 
 use crate::{
     body::Response,
+    dispatch::ResponseFuture,
     error::ApiError,
     manifest::ApiManifest,
     openapi::{DOCS_ASSET_ROUTE, DOCS_ROUTE, Docs, OPENAPI_ROUTE, OpenApiDocument},
@@ -263,57 +263,61 @@ impl App {
         B::Data: Send,
         B::Error: Into<BoxError>,
     {
+        self.dispatch(request).await
+    }
+
+    /// Routes a request and starts its handler: a route without a body runs
+    /// the handler's future directly.
+    fn dispatch<B>(&self, request: http::Request<B>) -> ResponseFuture
+    where
+        B: http_body::Body + Send + 'static,
+        B::Data: Send,
+        B::Error: Into<BoxError>,
+    {
         let (parts, body) = request.into_parts();
-        let (endpoint, path_values) =
-            match self.inner.router.lookup(&parts.method, parts.uri.path()) {
-                Lookup::Found { endpoint, params } => match decode_path_values(&params) {
-                    Ok(values) => (&self.inner.endpoints[endpoint], values),
-                    Err(err) => return err.into_response(),
-                },
-                Lookup::MethodNotAllowed(allow) => {
-                    return ApiError::new(
+        let (index, path_values) = match self.inner.router.lookup(&parts.method, parts.uri.path()) {
+            Lookup::Found { endpoint, params } => match decode_path_values(&params) {
+                Ok(values) => (endpoint, values),
+                Err(err) => return ResponseFuture::ready(err.into_response()),
+            },
+            Lookup::MethodNotAllowed(allow) => {
+                return ResponseFuture::ready(
+                    ApiError::new(
                         StatusCode::METHOD_NOT_ALLOWED,
                         "method_not_allowed",
                         format!("{} is not allowed on {}", parts.method, parts.uri.path()),
                     )
                     .with_header(header::ALLOW, allow)
-                    .into_response();
-                }
-                Lookup::NotFound => {
-                    return ApiError::new(
+                    .into_response(),
+                );
+            }
+            Lookup::NotFound => {
+                return ResponseFuture::ready(
+                    ApiError::new(
                         StatusCode::NOT_FOUND,
                         "not_found",
                         format!("no route for {} {}", parts.method, parts.uri.path()),
                     )
-                    .into_response();
-                }
-            };
-        let body = if endpoint.reads_body {
-            match self.collect_body(&parts, body).await {
-                Ok(body) => body,
-                Err(err) => return err.into_response(),
+                    .into_response(),
+                );
             }
-        } else {
-            Bytes::new()
         };
-        let cx = RequestContext::new(parts, body, path_values);
-        match AssertUnwindSafe((endpoint.call)(cx)).catch_unwind().await {
-            Ok(response) => response,
-            Err(panic) => {
-                let reason = panic
-                    .downcast_ref::<&str>()
-                    .copied()
-                    .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
-                    .unwrap_or("a non-string payload");
-                tracing::error!(route = %endpoint.meta.qualified_name(), %reason, "handler panicked");
-                ApiError::new(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "internal_error",
-                    "the server failed to handle this request",
-                )
-                .into_response()
-            }
+        let endpoint = &self.inner.endpoints[index];
+        if !endpoint.reads_body {
+            let cx = RequestContext::new(parts, Bytes::new(), path_values);
+            return ResponseFuture::start(endpoint.meta, || (endpoint.call)(cx));
         }
+        let app = self.clone();
+        ResponseFuture::start(endpoint.meta, move || {
+            Box::pin(async move {
+                let body = match app.collect_body(&parts, body).await {
+                    Ok(body) => body,
+                    Err(err) => return err.into_response(),
+                };
+                let cx = RequestContext::new(parts, body, path_values);
+                (app.inner.endpoints[index].call)(cx).await
+            })
+        })
     }
 
     /// Reads the whole body within the size limit and the body timeout.
@@ -393,14 +397,14 @@ where
 {
     type Response = Response;
     type Error = Infallible;
-    type Future = BoxFuture<Result<Response, Infallible>>;
+    type Future =
+        futures_util::future::Map<ResponseFuture, fn(Response) -> Result<Response, Infallible>>;
 
     fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
         Poll::Ready(Ok(()))
     }
 
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
-        let app = self.clone();
-        Box::pin(async move { Ok(app.handle(request).await) })
+        self.dispatch(request).map(Ok)
     }
 }

@@ -74,6 +74,7 @@ extern crate self as framework;
 mod app;
 mod body;
 pub mod cli;
+mod dispatch;
 mod dto;
 mod error;
 mod extractor;
@@ -89,6 +90,7 @@ mod test_client;
 
 pub use app::{App, AppBuilder, BoxError, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT};
 pub use body::{Body, Response};
+pub use dispatch::ResponseFuture;
 pub use dto::{Dto, MAX_JSON_DEPTH, Random, Validate, from_json, random_value};
 pub use error::{ApiError, PROBLEM_JSON, Problem, ValidationIssue};
 pub use extractor::{

@@ -198,10 +198,15 @@ impl Server {
             .timer(TokioTimer::new())
             .header_read_timeout(self.header_read_timeout)
             .keep_alive(true)
-            .max_headers(self.max_headers)
             // Without this, pipelined responses are flushed one by one and
             // throughput collapses (measured: -75%).
             .pipeline_flush(true);
+        // hyper's own limit is the same 100 headers, parsed into stack
+        // space; setting it explicitly makes hyper fill two 100-entry
+        // buffers for every request (measured: 3% of a plaintext server).
+        if self.max_headers != DEFAULT_MAX_HEADERS {
+            builder.http1().max_headers(self.max_headers);
+        }
         builder.http2().timer(TokioTimer::new());
         builder
     }

@@ -1,0 +1,98 @@
+//! The future that answers one request: ready at once when routing refuses
+//! it, otherwise the handler's own future, with a panic turned into a 500.
+//! Routes without a body get no future of the framework's around the
+//! handler's: one allocation per request, nothing large moved.
+
+use std::{
+    any::Any,
+    future::Future,
+    panic::{AssertUnwindSafe, catch_unwind},
+    pin::Pin,
+    task::{Context, Poll},
+};
+
+use http::StatusCode;
+
+use crate::{body::Response, error::ApiError, route::BoxFuture, route::RouteMeta};
+
+/// Answers one request; see [`App::handle`](crate::App::handle).
+#[must_use = "futures do nothing unless polled"]
+pub struct ResponseFuture {
+    state: State,
+}
+
+enum State {
+    Ready(Option<Response>),
+    Running {
+        future: BoxFuture<Response>,
+        meta: &'static RouteMeta,
+    },
+}
+
+impl ResponseFuture {
+    pub(crate) fn ready(response: Response) -> Self {
+        ResponseFuture {
+            state: State::Ready(Some(response)),
+        }
+    }
+
+    /// Runs `start` (which may panic, as extractors run in it) and then the
+    /// future it returns.
+    pub(crate) fn start(
+        meta: &'static RouteMeta,
+        start: impl FnOnce() -> BoxFuture<Response>,
+    ) -> Self {
+        match catch_unwind(AssertUnwindSafe(start)) {
+            Ok(future) => ResponseFuture {
+                state: State::Running { future, meta },
+            },
+            Err(panic) => ResponseFuture::ready(panicked(meta, &*panic)),
+        }
+    }
+}
+
+impl std::fmt::Debug for ResponseFuture {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResponseFuture").finish_non_exhaustive()
+    }
+}
+
+impl Future for ResponseFuture {
+    type Output = Response;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Response> {
+        let this = self.get_mut();
+        match &mut this.state {
+            State::Ready(response) => Poll::Ready(response.take().unwrap_or_else(|| {
+                ApiError::internal("a response future was polled after it completed")
+                    .into_response()
+            })),
+            State::Running { future, meta } => {
+                match catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
+                    Ok(poll) => poll,
+                    Err(panic) => {
+                        let response = panicked(meta, &*panic);
+                        this.state = State::Ready(None);
+                        Poll::Ready(response)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Logs a handler's panic and answers `500 internal_error`.
+fn panicked(meta: &RouteMeta, panic: &(dyn Any + Send)) -> Response {
+    let reason = panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a non-string payload");
+    tracing::error!(route = %meta.qualified_name(), %reason, "handler panicked");
+    ApiError::new(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "internal_error",
+        "the server failed to handle this request",
+    )
+    .into_response()
+}
