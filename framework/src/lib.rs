@@ -87,6 +87,7 @@ mod router;
 pub mod schema;
 mod server;
 mod test_client;
+mod timer;
 
 pub use app::{App, AppBuilder, BoxError, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT};
 pub use body::{Body, Response};

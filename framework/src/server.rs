@@ -15,6 +15,7 @@ use tokio::{
 };
 
 use crate::app::BoxError;
+use crate::timer::LazyTimer;
 
 /// How long a client may take to send a request's head unless configured.
 pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
@@ -195,7 +196,7 @@ impl Server {
         let mut builder = auto::Builder::new(TokioExecutor::new());
         builder
             .http1()
-            .timer(TokioTimer::new())
+            .timer(LazyTimer)
             .header_read_timeout(self.header_read_timeout)
             .keep_alive(true)
             // Without this, pipelined responses are flushed one by one and

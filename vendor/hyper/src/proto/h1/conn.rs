@@ -276,10 +276,11 @@ where
             }
         };
 
+        // The timer is kept and reset for the next head instead of being
+        // allocated anew for every request (see vendor/README.md).
         #[cfg(feature = "server")]
         {
             self.state.h1_header_read_timeout_running = false;
-            self.state.h1_header_read_timeout_fut = None;
         }
 
         // Note: don't deconstruct `msg` into local variables, it appears
