@@ -1,0 +1,67 @@
+//! The runner's quick mode end to end, as CI runs it: every peer answers
+//! every scenario correctly, wrk loads each, and the report lists them all.
+//! Debug builds and one-second runs: the numbers mean nothing here.
+
+use std::process::Command;
+
+#[test]
+fn the_quick_run_checks_loads_and_reports_every_peer_and_scenario() {
+    assert!(
+        Command::new("wrk").arg("--version").output().is_ok(),
+        "wrk is missing: `apt-get install wrk` (.ci/run installs it)"
+    );
+    let out = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_bench"))
+        .args(["--quick", "--duration", "1", "--connections", "8"])
+        .arg("--server-binary")
+        .arg(env!("CARGO_BIN_EXE_bench-server"))
+        .arg("--out")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let markdown = std::fs::read_to_string(out.path().join("quick.md")).unwrap();
+    for scenario in bench::scenario::Scenario::ALL {
+        for peer in bench::peers::Peer::ALL {
+            let row = format!("| {} | {} |", scenario.name(), peer.name());
+            assert!(markdown.contains(&row), "no row {row} in\n{markdown}");
+        }
+    }
+    assert!(markdown.contains("| plaintext pipelined x10 | framework |"));
+    assert!(markdown.contains("with 1,000 keep-alive connections"));
+    let svg = std::fs::read_to_string(out.path().join("quick.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("routes-many-static"));
+}
+
+#[test]
+fn a_wrong_answer_fails_the_run_before_timing() {
+    // Each scenario's check refuses what another scenario answers.
+    use bench::scenario::Scenario;
+    assert!(
+        Scenario::Plaintext
+            .check(100, 200, b"Hello, World!")
+            .is_ok()
+    );
+    assert!(
+        Scenario::Plaintext
+            .check(100, 200, b"\"Hello, World!\"")
+            .is_ok()
+    );
+    assert!(Scenario::Plaintext.check(100, 200, b"Hello").is_err());
+    assert!(
+        Scenario::Assert.check(100, 200, b"").is_err(),
+        "assert answers 204"
+    );
+    assert!(
+        Scenario::Stringify
+            .check(100, 200, br#"{"data":[]}"#)
+            .is_err()
+    );
+    assert!(Scenario::ManyStatic.check(100, 200, b"99").is_err());
+    assert!(
+        Scenario::Stringify
+            .check(100, 200, &bench::boxes_json())
+            .is_ok()
+    );
+}
