@@ -30,7 +30,9 @@ pub struct ValidationIssue {
     /// `string & Format<"uri">`, `(number & Type<"uint32">) | null`.
     pub expected: String,
     /// The value found; absent when the property was missing (typia's
-    /// `undefined`), which is not the same as `null`.
+    /// `undefined`), which is not the same as `null`. A large value is
+    /// abridged (see [`ValidationIssue::new`]) so a report never echoes a
+    /// huge input back.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -41,6 +43,15 @@ pub struct ValidationIssue {
 
 impl ValidationIssue {
     /// An issue at `path`, expecting `expected`, with the value found.
+    /// Strings longer than 256 characters keep their first 256 and an
+    /// ellipsis; arrays and objects keep their first 16 entries.
+    ///
+    /// ```
+    /// use framework::ValidationIssue;
+    /// let issue = ValidationIssue::new("$input.title", "string & MaxLength<50>", "t".repeat(10_000));
+    /// let shown = issue.value.unwrap();
+    /// assert!(shown.as_str().unwrap().len() < 300);
+    /// ```
     pub fn new(
         path: impl Into<String>,
         expected: impl Into<String>,
@@ -49,7 +60,16 @@ impl ValidationIssue {
         ValidationIssue {
             path: path.into(),
             expected: expected.into(),
-            value: Some(value.into()),
+            value: Some(abridged(&value.into(), 0)),
+        }
+    }
+
+    /// An issue with the value found, abridged as [`ValidationIssue::new`] does.
+    pub(crate) fn found(path: String, expected: String, value: &serde_json::Value) -> Self {
+        ValidationIssue {
+            path,
+            expected,
+            value: Some(abridged(value, 0)),
         }
     }
 
@@ -60,6 +80,55 @@ impl ValidationIssue {
             expected: expected.into(),
             value: None,
         }
+    }
+}
+
+/// Characters of a string, and entries of an array or object, that a report
+/// shows of a value.
+const SHOWN_CHARS: usize = 256;
+const SHOWN_ENTRIES: usize = 16;
+
+/// `value`, cut down to what a report shows.
+fn abridged(value: &serde_json::Value, depth: usize) -> serde_json::Value {
+    use serde_json::Value;
+    if depth > 4 {
+        return Value::from("…");
+    }
+    match value {
+        Value::String(text) => match text.char_indices().nth(SHOWN_CHARS) {
+            Some((cut, _)) => Value::from(format!(
+                "{}… ({} characters in all)",
+                &text[..cut],
+                text.chars().count()
+            )),
+            None => value.clone(),
+        },
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .take(SHOWN_ENTRIES)
+                .map(|item| abridged(item, depth + 1))
+                .chain(
+                    (items.len() > SHOWN_ENTRIES)
+                        .then(|| Value::from(format!("… ({} items in all)", items.len()))),
+                )
+                .collect(),
+        ),
+        Value::Object(map) => {
+            let mut shown: serde_json::Map<String, Value> = map
+                .iter()
+                .take(SHOWN_ENTRIES)
+                .map(|(key, item)| (key.clone(), abridged(item, depth + 1)))
+                .collect();
+            if map.len() > SHOWN_ENTRIES {
+                shown.insert(
+                    "…".to_owned(),
+                    Value::from(format!("{} properties in all", map.len())),
+                );
+            }
+            Value::Object(shown)
+        }
+        other => other.clone(),
     }
 }
 

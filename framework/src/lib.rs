@@ -71,6 +71,13 @@
 // this crate's own tests and docs.
 extern crate self as framework;
 
+// A handler's panic answers 500 and the server goes on (`dispatch.rs`);
+// that needs panics to unwind, in every profile.
+#[cfg(not(panic = "unwind"))]
+compile_error!(
+    "the framework turns handler panics into `500 internal_error` and needs `panic = \"unwind\"`; remove `panic = \"abort\"` from this profile"
+);
+
 mod app;
 mod body;
 pub mod cli;

@@ -67,10 +67,9 @@ impl<'a> Report<'a> {
             self.dropped += 1;
             return;
         }
-        self.issues.push(ValidationIssue {
-            path: path.to_owned(),
-            expected,
-            value: value.cloned(),
+        self.issues.push(match value {
+            Some(value) => ValidationIssue::found(path.to_owned(), expected, value),
+            None => ValidationIssue::missing(path, expected),
         });
     }
 

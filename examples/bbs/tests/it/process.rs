@@ -25,7 +25,21 @@ impl Bbs {
     }
 
     fn start_at(database_url: &str) -> Bbs {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_bbs"))
+        Bbs::spawn(Command::new(env!("CARGO_BIN_EXE_bbs")), database_url)
+    }
+
+    /// The server with at most `files` open file descriptors (prlimit, from
+    /// util-linux, execs it).
+    fn start_with_fd_limit(dir: &TempDir, files: u32) -> Bbs {
+        let mut command = Command::new("prlimit");
+        command
+            .arg(format!("--nofile={files}:{files}"))
+            .arg(env!("CARGO_BIN_EXE_bbs"));
+        Bbs::spawn(command, &database_url(dir))
+    }
+
+    fn spawn(mut command: Command, database_url: &str) -> Bbs {
+        let mut child = command
             .env("PORT", "0")
             .env("HOST", "127.0.0.1")
             .env("DATABASE_URL", database_url)
@@ -44,6 +58,14 @@ impl Bbs {
             .parse()
             .unwrap();
         Bbs { child, addr }
+    }
+
+    fn child_alive(&self) -> bool {
+        // Signal 0 checks the process exists without touching it.
+        Command::new("kill")
+            .args(["-0", &self.child.id().to_string()])
+            .status()
+            .is_ok_and(|status| status.success())
     }
 
     pub(crate) fn pid(&self) -> u32 {
@@ -446,4 +468,53 @@ async fn sigterm_under_load_finishes_in_flight_requests_then_exits() {
         tokio::net::TcpStream::connect(addr).await.is_err(),
         "new connections are refused"
     );
+}
+
+#[tokio::test]
+async fn running_out_of_file_descriptors_does_not_crash_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Bbs::start_with_fd_limit(&dir, 64);
+    let addr = server.addr;
+    let path = {
+        let created = send(
+            addr,
+            "POST",
+            "/bbs/articles/free",
+            Some(&create_input("Kept")),
+        )
+        .await;
+        assert_eq!(created.status, 201);
+        format!(
+            "/bbs/articles/free/{}",
+            created.json()["id"].as_str().unwrap()
+        )
+    };
+    // Far more idle connections than the process may hold descriptors.
+    let mut idle = Vec::new();
+    // Once the listen backlog is full too, a connect waits for SYN retries:
+    // stop there.
+    for _ in 0..200 {
+        match tokio::time::timeout(
+            Duration::from_millis(500),
+            tokio::net::TcpStream::connect(addr),
+        )
+        .await
+        {
+            Ok(Ok(stream)) => idle.push(stream),
+            _ => break,
+        }
+    }
+    assert!(idle.len() > 64, "only {} connections opened", idle.len());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        server.child_alive(),
+        "the server survived running out of descriptors"
+    );
+    // Once they go, a new client is served.
+    idle.clear();
+    let response = tokio::time::timeout(Duration::from_secs(10), send(addr, "GET", &path, None))
+        .await
+        .expect("served within 10 s once descriptors are free");
+    assert_eq!(response.status, 200);
+    drop(server);
 }
