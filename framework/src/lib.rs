@@ -136,7 +136,9 @@ pub mod typed_route {
 /// Helpers for testing DTOs: property checks, and values with one
 /// constraint broken.
 pub mod testing {
-    pub use crate::dto::{Broken, broken_variants, check_broken_values, check_random_value};
+    pub use crate::dto::{
+        Broken, broken_variants, check_broken_values, check_random_value, fuzz_json, fuzz_query,
+    };
 }
 
 /// Everything a controller needs: `use framework::prelude::*;`.

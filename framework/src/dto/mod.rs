@@ -5,6 +5,7 @@ mod broken;
 #[doc(hidden)]
 pub mod check;
 mod decode;
+mod fuzz;
 mod presence;
 mod property;
 mod random;
@@ -12,6 +13,7 @@ mod report;
 
 pub use broken::{Broken, broken_variants};
 pub use decode::from_json;
+pub use fuzz::{fuzz_json, fuzz_query};
 pub use property::{check_broken_values, check_random_value};
 pub use random::{Random, random_value};
 

@@ -10,6 +10,7 @@ mod text;
 pub use body::TypedBody;
 pub use header::TypedHeaders;
 pub use query::TypedQuery;
+pub(crate) use query::parse_query;
 
 #[doc(hidden)]
 pub use param::{path_param, path_param_refused};
