@@ -256,6 +256,32 @@ impl App {
             .collect()
     }
 
+    /// The route that would serve `method` and `path`, if any: the same
+    /// lookup requests go through.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    ///
+    /// struct Articles;
+    ///
+    /// #[controller("articles")]
+    /// impl Articles {
+    ///     #[typed_route::get(":id")]
+    ///     async fn at(&self, #[param] id: u64) -> u64 { id }
+    /// }
+    ///
+    /// let app = App::builder().controller(Articles).build().unwrap();
+    /// let route = app.route_for(&http::Method::GET, "/articles/7").unwrap();
+    /// assert_eq!(route.handler, "at");
+    /// assert!(app.route_for(&http::Method::GET, "/nothing").is_none());
+    /// ```
+    pub fn route_for(&self, method: &http::Method, path: &str) -> Option<&'static RouteMeta> {
+        match self.inner.router.lookup(method, path) {
+            Lookup::Found { endpoint, .. } => Some(self.inner.endpoints[endpoint].meta),
+            Lookup::MethodNotAllowed(_) | Lookup::NotFound => None,
+        }
+    }
+
     /// Answers one request.
     pub async fn handle<B>(&self, request: http::Request<B>) -> Response
     where

@@ -67,7 +67,7 @@ mod many {
     include!(concat!(env!("OUT_DIR"), "/many_routes.rs"));
 }
 
-fn app(routes: RouteSet) -> Result<App, framework::BuildError> {
+pub(super) fn app(routes: RouteSet) -> Result<App, framework::BuildError> {
     let builder = App::builder().without_docs();
     let builder = match routes {
         RouteSet::Main => builder.controller(Scenarios {

@@ -10,6 +10,14 @@ use std::{fmt, io, net::TcpListener};
 
 use crate::scenario::RouteSet;
 
+/// The framework's app for a route set, as its peer serves it.
+///
+/// # Errors
+/// The routes conflict (they do not).
+pub fn framework_app(routes: RouteSet) -> Result<::framework::App, ::framework::BuildError> {
+    framework::app(routes)
+}
+
 /// One server implementation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Peer {
