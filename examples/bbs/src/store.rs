@@ -33,6 +33,22 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// Whether SQLite refused to write a read-only database (`SQLITE_READONLY`).
+    pub fn is_read_only(&self) -> bool {
+        self.sqlite_code() == Some(8)
+    }
+
+    /// SQLite's primary result code, if the database answered with one.
+    fn sqlite_code(&self) -> Option<i32> {
+        match self {
+            StoreError::Database(sqlx::Error::Database(db)) => db
+                .code()
+                .and_then(|code| code.parse::<i32>().ok())
+                .map(|code| code & 0xff),
+            _ => None,
+        }
+    }
+
     /// Whether the failure is the environment's (disk full, read-only file,
     /// database locked), so retrying later may succeed.
     pub fn is_transient(&self) -> bool {
@@ -49,6 +65,55 @@ impl StoreError {
             StoreError::Database(sqlx::Error::PoolTimedOut | sqlx::Error::Io(_)) => true,
             _ => false,
         }
+    }
+}
+
+/// Connections in the pool.
+const MAX_CONNECTIONS: u32 = 8;
+
+/// Runs `$work` (an async block using the transaction `$tx`) in a
+/// `BEGIN IMMEDIATE` transaction on a pooled connection and commits it. A
+/// connection that hit a transient fault (a full disk, a read-only file, an
+/// I/O error) is closed rather than reused: SQLite keeps answering "attempt
+/// to write a readonly database" on a connection that met a read-only file,
+/// even after the fault has cleared. Such an answer is retried on another
+/// connection, so writes work again as soon as the fault clears.
+macro_rules! write {
+    ($store:expr, |$tx:ident| $work:expr) => {{
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let mut conn = $store.pool.acquire().await?;
+            let result: Result<_, StoreError> = async {
+                let mut $tx = sqlx::Connection::begin_with(&mut *conn, "BEGIN IMMEDIATE").await?;
+                let value = $work.await?;
+                $tx.commit().await?;
+                Ok(value)
+            }
+            .await;
+            if let Some(done) = settle(&mut conn, result, attempt) {
+                break done;
+            }
+        }
+    }};
+}
+
+/// The outcome of a write on `conn`, or `None` to try another connection.
+fn settle<T>(
+    conn: &mut sqlx::pool::PoolConnection<sqlx::Sqlite>,
+    result: Result<T, StoreError>,
+    attempt: u32,
+) -> Option<Result<T, StoreError>> {
+    match result {
+        Err(err) if err.is_transient() => {
+            conn.close_on_drop();
+            if err.is_read_only() && attempt < MAX_CONNECTIONS {
+                None
+            } else {
+                Some(Err(err))
+            }
+        }
+        other => Some(other),
     }
 }
 
@@ -131,7 +196,7 @@ impl ArticleStore {
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(5));
         let pool = SqlitePoolOptions::new()
-            .max_connections(8)
+            .max_connections(MAX_CONNECTIONS)
             .acquire_timeout(Duration::from_secs(10))
             .after_release(|conn, _| {
                 // A failed write (a full disk, say) can end SQLite's
@@ -178,19 +243,19 @@ impl ArticleStore {
             files: input.files,
             created_at,
         };
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        sqlx::query(
-            "INSERT INTO articles (id, section, writer, password_hash, created_at) VALUES (?, ?, ?, ?, ?)",
-        )
-        .bind(article_id.to_string())
-        .bind(section)
-        .bind(&input.writer)
-        .bind(password_hash)
-        .bind(stamp(created_at))
-        .execute(&mut *tx)
-        .await?;
-        insert_snapshot(&mut tx, article_id, 0, &snapshot).await?;
-        tx.commit().await?;
+        write!(self, |tx| async {
+            sqlx::query(
+                "INSERT INTO articles (id, section, writer, password_hash, created_at) VALUES (?, ?, ?, ?, ?)",
+            )
+            .bind(article_id.to_string())
+            .bind(section)
+            .bind(&input.writer)
+            .bind(&password_hash)
+            .bind(stamp(created_at))
+            .execute(&mut *tx)
+            .await?;
+            insert_snapshot(&mut tx, article_id, 0, &snapshot).await
+        })?;
         Ok(BbsArticle {
             id: article_id,
             section: section.to_owned(),
@@ -288,34 +353,34 @@ impl ArticleStore {
             files: input.files,
             created_at: now(),
         };
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let next_seq: Option<i64> = sqlx::query_scalar(
-            "SELECT (SELECT MAX(seq) FROM article_snapshots WHERE article_id = a.id) + 1 \
-             FROM articles a WHERE a.id = ? AND a.section = ?",
-        )
-        .bind(id.to_string())
-        .bind(section)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some(next_seq) = next_seq else {
-            tx.commit().await?;
-            return Ok(None);
-        };
-        insert_snapshot(&mut tx, id, next_seq, &snapshot).await?;
-        tx.commit().await?;
-        Ok(Some(snapshot))
+        let appended = write!(self, |tx| async {
+            let next_seq: Option<i64> = sqlx::query_scalar(
+                "SELECT (SELECT MAX(seq) FROM article_snapshots WHERE article_id = a.id) + 1 \
+                     FROM articles a WHERE a.id = ? AND a.section = ?",
+            )
+            .bind(id.to_string())
+            .bind(section)
+            .fetch_optional(&mut *tx)
+            .await?;
+            let Some(next_seq) = next_seq else {
+                return Ok::<_, StoreError>(false);
+            };
+            insert_snapshot(&mut tx, id, next_seq, &snapshot).await?;
+            Ok(true)
+        })?;
+        Ok(appended.then_some(snapshot))
     }
 
     /// Erases the article and its history; `false` when it was not there.
     pub async fn erase(&self, section: &str, id: Uuid) -> Result<bool, StoreError> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let done = sqlx::query("DELETE FROM articles WHERE id = ? AND section = ?")
-            .bind(id.to_string())
-            .bind(section)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(done.rows_affected() > 0)
+        write!(self, |tx| async {
+            let done = sqlx::query("DELETE FROM articles WHERE id = ? AND section = ?")
+                .bind(id.to_string())
+                .bind(section)
+                .execute(&mut *tx)
+                .await?;
+            Ok::<_, StoreError>(done.rows_affected() > 0)
+        })
     }
 
     /// One page of the section's articles.

@@ -518,3 +518,82 @@ async fn running_out_of_file_descriptors_does_not_crash_the_server() {
     assert_eq!(response.status, 200);
     drop(server);
 }
+
+/// Files made immutable (`chattr +i`, ext4): even root cannot write them,
+/// where plain file modes do not stop root. Made writable again on drop.
+struct Immutable(Vec<std::path::PathBuf>);
+
+impl Immutable {
+    fn set(paths: Vec<std::path::PathBuf>) -> Immutable {
+        let status = Command::new("chattr").arg("+i").args(&paths).status();
+        assert!(
+            status.is_ok_and(|status| status.success()),
+            "this test needs chattr (e2fsprogs) on a filesystem with attributes (ext4), as root"
+        );
+        Immutable(paths)
+    }
+}
+
+impl Drop for Immutable {
+    fn drop(&mut self) {
+        let _ = Command::new("chattr").arg("-i").args(&self.0).status();
+    }
+}
+
+#[tokio::test]
+async fn a_read_only_database_answers_503_and_the_server_recovers() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Bbs::start(&dir);
+    let addr = server.addr;
+    let first = send(
+        addr,
+        "POST",
+        "/bbs/articles/free",
+        Some(&create_input("Before")),
+    )
+    .await;
+    assert_eq!(first.status, 201);
+    let path = format!(
+        "/bbs/articles/free/{}",
+        first.json()["id"].as_str().unwrap()
+    );
+
+    // The database and its write-ahead log become read-only.
+    let database = dir.path().join("bbs.db");
+    let read_only = Immutable::set(vec![database.clone(), dir.path().join("bbs.db-wal")]);
+    for n in 0..3 {
+        let input = create_input(&format!("Read-only {n}"));
+        let response = send(addr, "POST", "/bbs/articles/free", Some(&input)).await;
+        assert_eq!(
+            response.status,
+            503,
+            "{}",
+            String::from_utf8_lossy(&response.body)
+        );
+        assert_eq!(response.json()["code"], "unavailable");
+    }
+    let read = send(addr, "GET", &path, None).await.status;
+    assert!(
+        [200, 503].contains(&read),
+        "a read answers or is unavailable: {read}"
+    );
+    assert!(server.child_alive());
+
+    // Writable again: writes work, nothing was lost.
+    drop(read_only);
+    let mut statuses = Vec::new();
+    for n in 0..5 {
+        let input = create_input(&format!("After {n}"));
+        statuses.push(
+            send(addr, "POST", "/bbs/articles/free", Some(&input))
+                .await
+                .status,
+        );
+    }
+    assert!(
+        statuses.iter().all(|status| *status == 201),
+        "after the fault: {statuses:?}"
+    );
+    assert_eq!(send(addr, "GET", &path, None).await.status, 200);
+    drop(server);
+}
