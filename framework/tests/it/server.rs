@@ -467,6 +467,59 @@ async fn http2_rapid_reset_stays_bounded_and_others_are_served() {
 }
 
 #[tokio::test]
+async fn http2_reset_flood_in_one_burst_gets_a_goaway() {
+    let server = start(|s| s).await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    let frame = |kind: u8, flags: u8, stream_id: u32, payload: &[u8]| {
+        let len = payload.len() as u32;
+        let mut bytes = vec![(len >> 16) as u8, (len >> 8) as u8, len as u8, kind, flags];
+        bytes.extend_from_slice(&stream_id.to_be_bytes());
+        bytes.extend_from_slice(payload);
+        bytes
+    };
+    let mut burst = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".to_vec();
+    burst.extend(frame(0x4, 0, 0, &[])); // SETTINGS
+    // 10,000 requests, each reset at once (CVE-2023-44487's pattern):
+    // HEADERS `GET /sleep/100` (END_STREAM | END_HEADERS), then RST_STREAM CANCEL.
+    let mut headers = vec![0x82, 0x86]; // :method GET, :scheme http
+    headers.extend([0x44, 10]); // :path, literal, 10 bytes
+    headers.extend_from_slice(b"/sleep/100");
+    for n in 0..10_000u32 {
+        let id = 2 * n + 1;
+        burst.extend(frame(0x1, 0x5, id, &headers));
+        burst.extend(frame(0x3, 0, id, &8u32.to_be_bytes()));
+    }
+    let started = std::time::Instant::now();
+    // The server may close the connection before it has read everything.
+    let _ = stream.write_all(&burst).await;
+    let mut received = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut received)).await;
+    // The frames the server sent; a GOAWAY carries the last stream id and
+    // an error code.
+    let mut goaway = None;
+    let mut frames = 0;
+    let mut at = 0;
+    while at + 9 <= received.len() {
+        let len = (usize::from(received[at]) << 16)
+            | (usize::from(received[at + 1]) << 8)
+            | usize::from(received[at + 2]);
+        frames += 1;
+        if received[at + 3] == 0x7 && at + 17 <= received.len() {
+            let code = &received[at + 13..at + 17];
+            goaway = Some(u32::from_be_bytes([code[0], code[1], code[2], code[3]]));
+        }
+        at += 9 + len;
+    }
+    assert_eq!(
+        goaway,
+        Some(0xb),
+        "a GOAWAY with ENHANCE_YOUR_CALM among {frames} frames"
+    );
+    assert!(started.elapsed() < Duration::from_secs(15));
+    assert_still_serving(server.addr).await;
+}
+
+#[tokio::test]
 async fn http2_continuation_flood_is_refused() {
     let server = start(|s| s).await;
     let mut stream = TcpStream::connect(server.addr).await.unwrap();
