@@ -20,6 +20,7 @@ use bench::{
 };
 use clap::Parser;
 use runner::{
+    oha,
     report::Results,
     server::{Server, request, with_idle_connections},
     wrk,
@@ -60,6 +61,10 @@ struct Args {
     /// Where the markdown, JSON and SVG go.
     #[arg(long, default_value = "bench/results")]
     out: PathBuf,
+    /// Also load plaintext, json and assert with oha (installed with cargo
+    /// if missing), as a cross-check of wrk.
+    #[arg(long)]
+    cross_check: bool,
     /// Use this `bench-server` instead of building one (tests pass theirs).
     #[arg(long, value_name = "PATH")]
     server_binary: Option<PathBuf>,
@@ -101,6 +106,9 @@ fn run(args: &Args) -> Result<(), String> {
             .collect::<Result<_, _>>()?
     };
     wrk::ensure_installed()?;
+    if args.cross_check {
+        oha::ensure_installed()?;
+    }
     let binary = match &args.server_binary {
         Some(binary) => binary.clone(),
         None => build(!args.quick)?,
@@ -165,6 +173,36 @@ fn run(args: &Args) -> Result<(), String> {
                             measured.requests_per_second
                         );
                         results.add(&label, peer, measured);
+                        let cross_checked = matches!(
+                            scenario,
+                            Scenario::Plaintext | Scenario::Json | Scenario::Assert
+                        );
+                        if args.cross_check && pipeline == 1 && cross_checked {
+                            let body = match scenario.body() {
+                                Some(body) => {
+                                    let file = scripts.join(format!("{scenario}.json"));
+                                    std::fs::write(&file, body).map_err(|err| err.to_string())?;
+                                    Some(file)
+                                }
+                                None => None,
+                            };
+                            let measured = oha::run(
+                                args.client_core,
+                                server.addr,
+                                scenario.method(),
+                                &path,
+                                body.as_deref(),
+                                args.connections,
+                                duration,
+                            )
+                            .map_err(|err| format!("{peer} {scenario} (oha): {err}"))?;
+                            eprintln!(
+                                "  {:<34} {peer:<10} {:>10.0} req/s",
+                                format!("{scenario} (oha)"),
+                                measured.requests_per_second
+                            );
+                            results.add(&format!("{scenario} (oha)"), peer, measured);
+                        }
                     }
                 }
                 if round == 1 && set == RouteSet::Main {

@@ -1,5 +1,6 @@
 //! The runner's parts: server processes, wrk, and the report.
 
+pub mod oha;
 pub mod report;
 pub mod server;
 pub mod wrk;
