@@ -231,6 +231,7 @@ fn run(args: &Args) -> Result<(), String> {
         "json",
         serde_json::to_string_pretty(&results).map_err(|err| err.to_string())?,
     )?;
+    let _ = std::fs::remove_dir_all(&scripts);
     eprintln!("bench: wrote {}/{name}.{{md,svg,json}}", args.out.display());
     Ok(())
 }

@@ -58,7 +58,9 @@ pub(crate) fn generate(
             contents: CargoToml {
                 package: &options.package,
                 version: &manifest.version,
-                description: &format!("{:?}", format!("Client SDK of {}", manifest.title)),
+                // A JSON string is a valid TOML basic string.
+                description: &serde_json::Value::from(format!("Client SDK of {}", manifest.title))
+                    .to_string(),
             }
             .render()
             .map(crate::typescript::with_final_newline)?,

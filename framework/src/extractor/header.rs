@@ -6,7 +6,10 @@ use http::StatusCode;
 use serde::de::{IntoDeserializer, value::MapDeserializer};
 use serde_json::{Map, Value};
 
-use super::{FromRequest, InputKind, InputMeta, text::TextValues};
+use super::{
+    FromRequest, InputKind, InputMeta,
+    text::{self, TextValues},
+};
 use crate::{
     dto::{Dto, decode_text_map},
     error::{ApiError, ValidationIssue},
@@ -109,13 +112,7 @@ impl<T: Dto> FromRequest for TypedHeaders<T> {
                     .iter()
                     .map(|(name, values)| {
                         let value = if lists.iter().any(|list| list == name) {
-                            values
-                                .iter()
-                                .flat_map(|value| value.split(','))
-                                .map(str::trim)
-                                .filter(|value| !value.is_empty())
-                                .map(Value::from)
-                                .collect()
+                            text::list_items(values).map(Value::from).collect()
                         } else {
                             match values.as_slice() {
                                 [one] => Value::from(*one),

@@ -116,12 +116,7 @@ impl<'de> Deserializer<'de> for TextValues<'de> {
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         let values: Vec<&'de str> = if self.lists {
-            self.values
-                .iter()
-                .flat_map(|value| value.split(','))
-                .map(str::trim)
-                .filter(|value| !value.is_empty())
-                .collect()
+            list_items(&self.values).collect()
         } else {
             self.values.into_owned()
         };
@@ -152,6 +147,17 @@ impl<'de> IntoDeserializer<'de, Error> for TextValues<'de> {
     fn into_deserializer(self) -> Self {
         self
     }
+}
+
+/// The items of comma-separated header values: `["a, b", "c"]` is `a`, `b`, `c`.
+pub(crate) fn list_items<'a, 'de: 'a>(
+    values: &'a [&'de str],
+) -> impl Iterator<Item = &'de str> + 'a {
+    values
+        .iter()
+        .flat_map(|value| value.split(','))
+        .map(str::trim)
+        .filter(|value| !value.is_empty())
 }
 
 struct Values<'de> {
