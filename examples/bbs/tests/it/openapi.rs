@@ -64,7 +64,7 @@ fn the_document_is_valid_openapi_3_1() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         !stderr.contains("No module named"),
-        "openapi-spec-validator is not installed: run `pip install openapi-spec-validator` (.ci/run does)"
+        "openapi-spec-validator is not installed: run `pip install openapi-spec-validator` (scripts/test does)"
     );
     assert!(
         output.status.success(),

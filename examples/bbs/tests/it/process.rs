@@ -259,7 +259,7 @@ fn tool(program: &str, prefix: &[&str], install: &str) -> Command {
     let found = Command::new(program).args(prefix).arg("--version").output();
     assert!(
         found.is_ok_and(|output| output.status.success()),
-        "`{program} {}` is needed for this test and is not installed: {install} (.ci/run does)",
+        "`{program} {}` is needed for this test and is not installed: {install} (scripts/test does)",
         prefix.join(" ")
     );
     let mut command = Command::new(program);
