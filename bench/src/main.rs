@@ -37,7 +37,7 @@ struct Args {
     /// Seconds of load per measurement (whole seconds, as wrk takes them).
     #[arg(long)]
     duration: Option<u64>,
-    /// Rounds (the median is reported).
+    /// Rounds (the median is reported with the minimum and maximum).
     #[arg(long)]
     rounds: Option<usize>,
     /// Concurrent connections.
@@ -83,7 +83,7 @@ fn main() -> ExitCode {
 
 fn run(args: &Args) -> Result<(), String> {
     let duration = Duration::from_secs(args.duration.unwrap_or(if args.quick { 2 } else { 10 }));
-    let rounds = args.rounds.unwrap_or(if args.quick { 1 } else { 3 });
+    let rounds = args.rounds.unwrap_or(if args.quick { 1 } else { 5 });
     let peers: Vec<Peer> = if args.peers.is_empty() {
         Peer::ALL.to_vec()
     } else {
@@ -159,18 +159,21 @@ fn run(args: &Args) -> Result<(), String> {
                             )
                             .map_err(|err| format!("{peer} {label}: {err}"))?;
                         }
-                        let measured = wrk::run(
-                            args.client_core,
-                            server.addr,
-                            &path,
-                            &script,
-                            args.connections,
-                            duration,
-                        )
+                        let measured = with_server_cpu(&server, || {
+                            wrk::run(
+                                args.client_core,
+                                server.addr,
+                                &path,
+                                &script,
+                                args.connections,
+                                duration,
+                            )
+                        })
                         .map_err(|err| format!("{peer} {label}: {err}"))?;
                         eprintln!(
-                            "  {label:<34} {peer:<10} {:>10.0} req/s",
-                            measured.requests_per_second
+                            "  {label:<34} {peer:<10} {:>10.0} req/s {:>10.0} per server-CPU-s",
+                            measured.requests_per_second,
+                            measured.per_cpu_second().unwrap_or(0.0)
                         );
                         results.add(&label, peer, measured);
                         let cross_checked = matches!(
@@ -186,15 +189,17 @@ fn run(args: &Args) -> Result<(), String> {
                                 }
                                 None => None,
                             };
-                            let measured = oha::run(
-                                args.client_core,
-                                server.addr,
-                                scenario.method(),
-                                &path,
-                                body.as_deref(),
-                                args.connections,
-                                duration,
-                            )
+                            let measured = with_server_cpu(&server, || {
+                                oha::run(
+                                    args.client_core,
+                                    server.addr,
+                                    scenario.method(),
+                                    &path,
+                                    body.as_deref(),
+                                    args.connections,
+                                    duration,
+                                )
+                            })
                             .map_err(|err| format!("{peer} {scenario} (oha): {err}"))?;
                             eprintln!(
                                 "  {:<34} {peer:<10} {:>10.0} req/s",
@@ -234,6 +239,22 @@ fn run(args: &Args) -> Result<(), String> {
     let _ = std::fs::remove_dir_all(&scripts);
     eprintln!("bench: wrote {}/{name}.{{md,svg,json}}", args.out.display());
     Ok(())
+}
+
+/// Runs one load and records the server's CPU time during it.
+fn with_server_cpu(
+    server: &Server,
+    load: impl FnOnce() -> Result<wrk::Measured, String>,
+) -> Result<wrk::Measured, String> {
+    let cpu = || {
+        server
+            .cpu_seconds()
+            .map_err(|err| format!("server CPU time: {err}"))
+    };
+    let before = cpu()?;
+    let mut measured = load()?;
+    measured.server_cpu_seconds = cpu()? - before;
+    Ok(measured)
 }
 
 /// Builds `bench-server` (with 10,000 routes unless quick) and answers its path.
@@ -301,7 +322,7 @@ fn context(args: &Args, duration: Duration, rounds: usize) -> String {
         })
         .unwrap_or_else(|| "unknown CPU".to_owned());
     format!(
-        "Measured with `cargo run --release -p bench{}`: wrk -t1 -c{} for {:.0} s per run, {} round(s), median shown; server pinned to core {}, wrk to core {}; {}. Absolute numbers vary between machines and runs; compare ratios within one run.",
+        "Measured with `cargo run --release -p bench{}`: wrk -t1 -c{} for {:.0} s per run, {} round(s), median shown with the rounds' minimum and maximum (a cell whose spread exceeds 20% of its median is flagged); server pinned to core {}, wrk to core {}; {}. `per CPU-s` is responses per second of the server's CPU time (user + system, `/proc/PID/stat`): where wrk saturates its core first (small answers), it compares the servers' costs, and targets use it. Latencies of pipelined runs are per batch (wrk's), shown as `-` when wrk's figure is impossible. Absolute numbers vary between machines and runs; compare ratios within one run.",
         if args.quick { " -- --quick" } else { "" },
         args.connections,
         duration.as_secs_f64(),

@@ -8,7 +8,7 @@ use std::process::Command;
 fn the_quick_run_checks_loads_and_reports_every_peer_and_scenario() {
     assert!(
         Command::new("wrk").arg("--version").output().is_ok(),
-        "wrk is missing: `apt-get install wrk` (.ci/run installs it)"
+        "wrk is missing: `apt-get install wrk` (scripts/test installs it)"
     );
     let out = tempfile::tempdir().unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_bench"))
@@ -30,6 +30,16 @@ fn the_quick_run_checks_loads_and_reports_every_peer_and_scenario() {
     }
     assert!(markdown.contains("| plaintext pipelined x10 | framework |"));
     assert!(markdown.contains("with 1,000 keep-alive connections"));
+    // Every run recorded the server's CPU time, so per-CPU-second figures exist.
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.path().join("quick.json")).unwrap())
+            .unwrap();
+    for (scenario, peers) in json["runs"].as_object().unwrap() {
+        for (peer, runs) in peers.as_object().unwrap() {
+            let cpu = runs[0]["server_cpu_seconds"].as_f64().unwrap();
+            assert!(cpu > 0.0, "{peer} {scenario}: no server CPU time");
+        }
+    }
     let svg = std::fs::read_to_string(out.path().join("quick.svg")).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("routes-many-static"));
 }

@@ -66,6 +66,7 @@ pub(super) fn serve(routes: RouteSet, listener: TcpListener) -> io::Result<()> {
             }
         })
         .workers(1)
+        .tcp_nodelay(true)
         .disable_signals()
         .listen(listener)?
         .run()

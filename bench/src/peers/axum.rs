@@ -1,5 +1,7 @@
 //! axum 0.8, as its examples write it: a `Router` with `Json` extractors,
-//! validator for constraints, served by `axum::serve`.
+//! validator for constraints, served by `axum::serve` with the router's
+//! `into_make_service` and `TCP_NODELAY` set on every connection (axum's
+//! `ListenerExt::tap_io`, as its docs show), like every other peer.
 
 use std::{io, net::TcpListener, sync::Arc};
 
@@ -8,6 +10,7 @@ use axum::{
     extract::{Path, State},
     http::StatusCode,
     routing::{get, post},
+    serve::ListenerExt,
 };
 use validator::Validate;
 
@@ -63,7 +66,10 @@ fn router(routes: RouteSet) -> Router {
 pub(super) fn serve(routes: RouteSet, listener: TcpListener) -> io::Result<()> {
     let app = router(routes);
     super::runtime()?.block_on(async move {
-        let listener = tokio::net::TcpListener::from_std(listener)?;
-        axum::serve(listener, app).await
+        let listener = tokio::net::TcpListener::from_std(listener)?.tap_io(|stream| {
+            // A refusal leaves Nagle on; the run then shows it in latency.
+            let _ = stream.set_nodelay(true);
+        });
+        axum::serve(listener, app.into_make_service()).await
     })
 }

@@ -77,17 +77,21 @@ pub fn parse(json: &[u8]) -> Result<Measured, String> {
     if success < 1.0 {
         return Err(format!("oha saw failed requests (success rate {success})"));
     }
+    let seconds = summary["total"]
+        .as_f64()
+        .ok_or("no total time in oha's report")?;
     let percentile = |name: &str| {
         report["latencyPercentiles"][name]
             .as_f64()
             .map(|seconds| seconds * 1e6)
             .unwrap_or(0.0)
     };
-    Ok(Measured {
-        requests_per_second: rps,
-        p50_us: percentile("p50"),
-        p99_us: percentile("p99"),
-    })
+    Ok(Measured::new(
+        rps,
+        (rps * seconds).round() as u64,
+        percentile("p50"),
+        percentile("p99"),
+    ))
 }
 
 #[cfg(test)]
@@ -96,11 +100,12 @@ mod tests {
 
     #[test]
     fn reads_throughput_and_refuses_failures() {
-        let report = br#"{"summary":{"successRate":1.0,"requestsPerSec":51234.5},
+        let report = br#"{"summary":{"successRate":1.0,"requestsPerSec":51234.5,"total":2.0},
             "latencyPercentiles":{"p50":0.0011,"p99":0.0042}}"#;
         let measured = parse(report).unwrap();
         assert_eq!(measured.requests_per_second, 51234.5);
-        assert_eq!(measured.p50_us.round(), 1100.0);
+        assert_eq!(measured.p50_us.map(f64::round), Some(1100.0));
+        assert_eq!(measured.requests, 102469);
         let failed = br#"{"summary":{"successRate":0.9,"requestsPerSec":1.0}}"#;
         assert!(parse(failed).is_err());
     }

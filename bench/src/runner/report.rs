@@ -25,13 +25,43 @@ pub struct Results {
 pub struct Row {
     pub scenario: String,
     pub peer: String,
-    pub requests_per_second: f64,
-    pub p50_us: f64,
-    pub p99_us: f64,
+    /// Requests per second: the rounds' median, minimum and maximum.
+    pub requests_per_second: Spread,
+    /// Requests per second of the server's CPU time (median over rounds),
+    /// when measured.
+    pub per_cpu_second: Option<f64>,
+    pub p50_us: Option<f64>,
+    pub p99_us: Option<f64>,
     pub vs_hyper: Option<f64>,
+    /// The ratio to raw hyper per server-CPU-second.
+    pub vs_hyper_per_cpu: Option<f64>,
     pub vs_axum: Option<f64>,
     /// The framework's target, and whether this run met it.
     pub target: Option<(String, bool)>,
+}
+
+/// The median, minimum and maximum of a cell's rounds.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Spread {
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+impl Spread {
+    fn of(mut values: Vec<f64>) -> Option<Spread> {
+        values.sort_by(f64::total_cmp);
+        Some(Spread {
+            median: *values.get(values.len() / 2)?,
+            min: *values.first()?,
+            max: *values.last()?,
+        })
+    }
+
+    /// Whether the rounds differ by more than 20% of the median.
+    pub fn is_noisy(&self) -> bool {
+        self.max - self.min > 0.2 * self.median
+    }
 }
 
 impl Results {
@@ -47,37 +77,58 @@ impl Results {
             .push(measured);
     }
 
+    fn measurements(&self, scenario: &str, peer: &str) -> Option<&[Measured]> {
+        self.runs.get(scenario)?.get(peer).map(Vec::as_slice)
+    }
+
     /// The run with the median throughput.
     fn median(&self, scenario: &str, peer: &str) -> Option<&Measured> {
-        let mut runs: Vec<&Measured> = self.runs.get(scenario)?.get(peer)?.iter().collect();
+        let mut runs: Vec<&Measured> = self.measurements(scenario, peer)?.iter().collect();
         runs.sort_by(|a, b| a.requests_per_second.total_cmp(&b.requests_per_second));
         runs.get(runs.len() / 2).copied()
     }
 
-    fn rps(&self, scenario: &str, peer: Peer) -> Option<f64> {
-        self.median(scenario, peer.name())
-            .map(|m| m.requests_per_second)
+    fn rps(&self, scenario: &str, peer: Peer) -> Option<Spread> {
+        let runs = self.measurements(scenario, peer.name())?;
+        Spread::of(runs.iter().map(|m| m.requests_per_second).collect())
+    }
+
+    /// The median requests per server-CPU-second, if every round measured it.
+    fn per_cpu(&self, scenario: &str, peer: Peer) -> Option<f64> {
+        let runs = self.measurements(scenario, peer.name())?;
+        let values: Option<Vec<f64>> = runs.iter().map(Measured::per_cpu_second).collect();
+        Spread::of(values?).map(|spread| spread.median)
     }
 
     pub fn rows(&self) -> Vec<Row> {
         let mut rows = Vec::new();
         for scenario in &self.order {
             for peer in Peer::ALL {
-                let Some(measured) = self.median(scenario, peer.name()) else {
+                let (Some(measured), Some(rps)) =
+                    (self.median(scenario, peer.name()), self.rps(scenario, peer))
+                else {
                     continue;
                 };
-                let rps = measured.requests_per_second;
-                let ratio = |other: Peer| self.rps(scenario, other).map(|base| rps / base);
+                let ratio = |other: Peer| {
+                    self.rps(scenario, other)
+                        .map(|base| rps.median / base.median)
+                };
+                let per_cpu = self.per_cpu(scenario, peer);
+                let vs_hyper_per_cpu = per_cpu
+                    .zip(self.per_cpu(scenario, Peer::Hyper))
+                    .map(|(mine, hyper)| mine / hyper);
                 rows.push(Row {
                     scenario: scenario.clone(),
                     peer: peer.name().to_owned(),
                     requests_per_second: rps,
+                    per_cpu_second: per_cpu,
                     p50_us: measured.p50_us,
                     p99_us: measured.p99_us,
                     vs_hyper: ratio(Peer::Hyper),
+                    vs_hyper_per_cpu,
                     vs_axum: ratio(Peer::Axum),
                     target: (peer == Peer::Framework)
-                        .then(|| self.target(scenario, rps))
+                        .then(|| self.target(scenario))
                         .flatten(),
                 });
             }
@@ -85,28 +136,45 @@ impl Results {
         rows
     }
 
+    /// The framework's ratio to `peer` in `scenario`: per server-CPU-second
+    /// where both were measured, else per second.
+    fn framework_vs(&self, scenario: &str, peer: Peer) -> Option<f64> {
+        let cpu = self
+            .per_cpu(scenario, Peer::Framework)
+            .zip(self.per_cpu(scenario, peer));
+        match cpu {
+            Some((mine, theirs)) => Some(mine / theirs),
+            None => {
+                Some(self.rps(scenario, Peer::Framework)?.median / self.rps(scenario, peer)?.median)
+            }
+        }
+    }
+
     /// The target for the framework in `scenario`.
-    fn target(&self, scenario: &str, rps: f64) -> Option<(String, bool)> {
+    fn target(&self, scenario: &str) -> Option<(String, bool)> {
         let base = scenario.split(' ').next().unwrap_or(scenario);
-        let vs = |peer: Peer| self.rps(scenario, peer).map(|other| rps / other);
+        let pipelined = scenario.contains("pipelined");
         match base {
+            "plaintext" if pipelined => {
+                let hyper = self.framework_vs(scenario, Peer::Hyper)?;
+                Some((">= 0.95x hyper per CPU-s".to_owned(), hyper >= 0.95))
+            }
             "plaintext" | "json" => {
-                let hyper = vs(Peer::Hyper)?;
-                let axum = vs(Peer::Axum).unwrap_or(f64::INFINITY);
-                let actix = vs(Peer::Actix).unwrap_or(f64::INFINITY);
-                Some((
-                    ">= 0.97x hyper, >= 1.0x axum and actix-web".to_owned(),
-                    hyper >= 0.97 && axum >= 1.0 && actix >= 1.0,
-                ))
+                let hyper = self.framework_vs(scenario, Peer::Hyper)?;
+                Some((">= 0.97x hyper per CPU-s".to_owned(), hyper >= 0.97))
             }
             "assert" | "stringify" | "performance" => {
-                let hyper = vs(Peer::Hyper)?;
+                let hyper = self.framework_vs(scenario, Peer::Hyper)?;
                 Some((">= 1.3x hyper + serde_json".to_owned(), hyper >= 1.3))
             }
             "routes-many-static" | "routes-many-dynamic" => {
                 let one = scenario.replace("many", "one");
-                let alone = self.rps(&one, Peer::Framework)?;
-                Some((">= 0.98x the one-route app".to_owned(), rps / alone >= 0.98))
+                let mine = self.rps(scenario, Peer::Framework)?.median;
+                let alone = self.rps(&one, Peer::Framework)?.median;
+                Some((
+                    ">= 0.98x the one-route app".to_owned(),
+                    mine / alone >= 0.98,
+                ))
             }
             _ => None,
         }
@@ -115,19 +183,31 @@ impl Results {
     /// The table for a terminal.
     pub fn text(&self) -> String {
         let mut out = format!(
-            "{:<34} {:<10} {:>10} {:>9} {:>9} {:>7} {:>7}  target\n",
-            "scenario", "peer", "req/s", "p50", "p99", "xhyper", "xaxum"
+            "{:<34} {:<10} {:>10} {:>19} {:>10} {:>9} {:>9} {:>7} {:>8} {:>7}  target\n",
+            "scenario",
+            "peer",
+            "req/s",
+            "min-max",
+            "per CPU-s",
+            "p50",
+            "p99",
+            "xhyper",
+            "xhyper/c",
+            "xaxum"
         );
         for row in self.rows() {
             let _ = writeln!(
                 out,
-                "{:<34} {:<10} {:>10.0} {:>9} {:>9} {:>7} {:>7}  {}",
+                "{:<34} {:<10} {:>10.0} {:>19} {:>10} {:>9} {:>9} {:>7} {:>8} {:>7}  {}",
                 row.scenario,
                 row.peer,
-                row.requests_per_second,
+                row.requests_per_second.median,
+                range(&row.requests_per_second),
+                count(row.per_cpu_second),
                 micros(row.p50_us),
                 micros(row.p99_us),
                 ratio(row.vs_hyper),
+                ratio(row.vs_hyper_per_cpu),
                 ratio(row.vs_axum),
                 target_text(&row.target)
             );
@@ -158,18 +238,21 @@ impl Results {
     /// The table as markdown.
     pub fn markdown(&self, context: &str) -> String {
         let mut out = format!(
-            "{context}\n\n| scenario | peer | req/s | p50 | p99 | x hyper | x axum | framework's target |\n|---|---|---:|---:|---:|---:|---:|---|\n"
+            "{context}\n\n| scenario | peer | req/s | min - max | per CPU-s | p50 | p99 | x hyper | x hyper per CPU-s | x axum | framework's target |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
         );
         for row in self.rows() {
             let _ = writeln!(
                 out,
-                "| {} | {} | {:.0} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {:.0} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 row.scenario,
                 row.peer,
-                row.requests_per_second,
+                row.requests_per_second.median,
+                range(&row.requests_per_second),
+                count(row.per_cpu_second),
                 micros(row.p50_us),
                 micros(row.p99_us),
                 ratio(row.vs_hyper),
+                ratio(row.vs_hyper_per_cpu),
                 ratio(row.vs_axum),
                 target_text(&row.target)
             );
@@ -263,12 +346,22 @@ impl Results {
     }
 }
 
-fn micros(us: f64) -> String {
-    if us >= 1000.0 {
-        format!("{:.2}ms", us / 1000.0)
-    } else {
-        format!("{us:.0}us")
+fn micros(us: Option<f64>) -> String {
+    match us {
+        None => "-".to_owned(),
+        Some(us) if us >= 1000.0 => format!("{:.2}ms", us / 1000.0),
+        Some(us) => format!("{us:.0}us"),
     }
+}
+
+fn count(value: Option<f64>) -> String {
+    value.map_or_else(|| "-".to_owned(), |value| format!("{value:.0}"))
+}
+
+/// `min - max`, flagged when the spread exceeds 20% of the median.
+fn range(spread: &Spread) -> String {
+    let flag = if spread.is_noisy() { " (noisy)" } else { "" };
+    format!("{:.0} - {:.0}{flag}", spread.min, spread.max)
 }
 
 fn ratio(value: Option<f64>) -> String {
@@ -294,11 +387,9 @@ mod tests {
     use super::*;
 
     fn measured(rps: f64) -> Measured {
-        Measured {
-            requests_per_second: rps,
-            p50_us: 100.0,
-            p99_us: 900.0,
-        }
+        let mut measured = Measured::new(rps, (rps * 10.0) as u64, 100.0, 900.0);
+        measured.server_cpu_seconds = 10.0;
+        measured
     }
 
     #[test]
@@ -313,8 +404,19 @@ mod tests {
         results.add("assert", Peer::Hyper, measured(100.0));
         let rows = results.rows();
         let framework = &rows[0];
-        assert_eq!(framework.requests_per_second, 95.0, "the median of three");
+        assert_eq!(
+            framework.requests_per_second,
+            Spread {
+                median: 95.0,
+                min: 90.0,
+                max: 100.0
+            },
+            "the median of three, with its range"
+        );
+        assert!(!framework.requests_per_second.is_noisy());
         assert_eq!(framework.vs_hyper, Some(0.95));
+        assert_eq!(framework.per_cpu_second, Some(95.0));
+        assert_eq!(framework.vs_hyper_per_cpu, Some(0.95));
         assert_eq!(framework.vs_axum, Some(1.9));
         assert_eq!(
             framework.target.as_ref().map(|t| t.1),
@@ -330,8 +432,33 @@ mod tests {
         assert!(
             results
                 .markdown("ctx")
-                .contains("| plaintext | framework | 95 |")
+                .contains("| plaintext | framework | 95 | 90 - 100 | 95 |")
         );
         assert!(results.svg("t").contains("0.95x"));
+    }
+
+    #[test]
+    fn targets_compare_cpu_time_where_the_load_generator_saturates() {
+        let mut results = Results::default();
+        // Same throughput (wrk-bound), but the framework spends half the CPU.
+        let mut cheap = measured(100.0);
+        cheap.server_cpu_seconds = 5.0;
+        results.add("json", Peer::Framework, cheap);
+        results.add("json", Peer::Hyper, measured(100.0));
+        let row = &results.rows()[0];
+        assert_eq!(row.vs_hyper, Some(1.0));
+        assert_eq!(row.vs_hyper_per_cpu, Some(2.0));
+        assert_eq!(row.target.as_ref().map(|t| t.1), Some(true));
+    }
+
+    #[test]
+    fn a_spread_over_a_fifth_of_the_median_is_flagged() {
+        let mut results = Results::default();
+        for rps in [60.0, 100.0, 101.0] {
+            results.add("json", Peer::Hyper, measured(rps));
+        }
+        let row = &results.rows()[0];
+        assert!(row.requests_per_second.is_noisy());
+        assert!(results.text().contains("60 - 101 (noisy)"));
     }
 }

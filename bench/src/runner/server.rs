@@ -65,6 +65,40 @@ impl Server {
     }
 }
 
+impl Server {
+    /// CPU time (user + system, every thread) the server has used, seconds,
+    /// from `/proc/PID/stat`.
+    pub fn cpu_seconds(&self) -> io::Result<f64> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid()))?;
+        let ticks = cpu_ticks(&stat).ok_or_else(|| io::Error::other("unreadable stat"))?;
+        Ok(ticks as f64 / clock_ticks_per_second()? as f64)
+    }
+}
+
+/// utime + stime of a `/proc/PID/stat` line (fields 14 and 15; the command
+/// name in field 2 may hold spaces, so fields are counted after its `)`).
+fn cpu_ticks(stat: &str) -> Option<u64> {
+    let (_, after_name) = stat.rsplit_once(')')?;
+    let mut fields = after_name.split_whitespace().skip(11);
+    let user: u64 = fields.next()?.parse().ok()?;
+    let system: u64 = fields.next()?.parse().ok()?;
+    Some(user + system)
+}
+
+/// The kernel's clock ticks per second (`getconf CLK_TCK`), asked once.
+fn clock_ticks_per_second() -> io::Result<u64> {
+    static TICKS: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    if let Some(ticks) = TICKS.get() {
+        return Ok(*ticks);
+    }
+    let output = Command::new("getconf").arg("CLK_TCK").output()?;
+    let ticks = String::from_utf8_lossy(&output.stdout)
+        .trim()
+        .parse()
+        .map_err(|_| io::Error::other("getconf CLK_TCK gave no number"))?;
+    Ok(*TICKS.get_or_init(|| ticks))
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -168,4 +202,18 @@ pub fn with_idle_connections<T>(
     let result = measure();
     drop(streams);
     Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_ticks_are_read_after_the_command_name() {
+        let stat =
+            "4242 (bench server) S 1 4242 4242 0 -1 4194560 180 0 0 0 731 269 0 0 20 0 1 0 5 0";
+        assert_eq!(cpu_ticks(stat), Some(1000));
+        assert_eq!(cpu_ticks("4242 (x"), None);
+        assert!(clock_ticks_per_second().unwrap() > 0);
+    }
 }

@@ -38,10 +38,38 @@ pub fn ensure_installed() -> Result<(), String> {
 pub struct Measured {
     /// Responses per second.
     pub requests_per_second: f64,
-    /// Median latency, microseconds.
-    pub p50_us: f64,
-    /// 99th percentile latency, microseconds.
-    pub p99_us: f64,
+    /// Responses completed in the run.
+    pub requests: u64,
+    /// CPU time (user + system) the server spent during the run, seconds;
+    /// measured by the caller around the run (0 until then).
+    pub server_cpu_seconds: f64,
+    /// Median latency, microseconds; `None` when the load generator's
+    /// figure is impossible (wrk times a pipelined batch as one request and
+    /// can print `0us`).
+    pub p50_us: Option<f64>,
+    /// 99th percentile latency, microseconds; `None` when impossible (zero,
+    /// or below the median).
+    pub p99_us: Option<f64>,
+}
+
+impl Measured {
+    /// A measurement with latencies checked for plausibility.
+    pub fn new(requests_per_second: f64, requests: u64, p50_us: f64, p99_us: f64) -> Measured {
+        let p50_us = (p50_us > 0.0).then_some(p50_us);
+        let p99_us = p50_us.and_then(|p50| (p99_us >= p50).then_some(p99_us));
+        Measured {
+            requests_per_second,
+            requests,
+            server_cpu_seconds: 0.0,
+            p50_us,
+            p99_us,
+        }
+    }
+
+    /// Responses per second of the server's CPU time, when it was measured.
+    pub fn per_cpu_second(&self) -> Option<f64> {
+        (self.server_cpu_seconds > 0.0).then(|| self.requests as f64 / self.server_cpu_seconds)
+    }
 }
 
 /// The Lua script of a scenario: its method, body and, when `pipeline` is
@@ -118,6 +146,11 @@ pub fn parse(report: &str) -> Result<Measured, String> {
         .find_map(|line| line.trim().strip_prefix("Requests/sec:"))
         .and_then(|value| value.trim().parse().ok())
         .ok_or_else(|| format!("no Requests/sec in wrk's report:\n{report}"))?;
+    let requests = report
+        .lines()
+        .find_map(|line| line.trim().split_once(" requests in "))
+        .and_then(|(count, _)| count.trim().parse().ok())
+        .ok_or_else(|| format!("no request count in wrk's report:\n{report}"))?;
     let percentile = |name: &str| {
         report
             .lines()
@@ -126,11 +159,12 @@ pub fn parse(report: &str) -> Result<Measured, String> {
             .and_then(|value| duration_us(value.trim()))
             .ok_or_else(|| format!("no {name} latency in wrk's report:\n{report}"))
     };
-    Ok(Measured {
+    Ok(Measured::new(
         requests_per_second,
-        p50_us: percentile("50%")?,
-        p99_us: percentile("99%")?,
-    })
+        requests,
+        percentile("50%")?,
+        percentile("99%")?,
+    ))
 }
 
 /// `385.00us`, `1.02ms`, `2.00s` in microseconds.
@@ -170,8 +204,20 @@ Transfer/sec:      7.53MB
     fn reads_throughput_and_percentiles() {
         let measured = parse(REPORT).unwrap();
         assert_eq!(measured.requests_per_second, 61728.0);
-        assert_eq!(measured.p50_us, 985.0);
-        assert_eq!(measured.p99_us, 1500.0);
+        assert_eq!(measured.requests, 123456);
+        assert_eq!(measured.p50_us, Some(985.0));
+        assert_eq!(measured.p99_us, Some(1500.0));
+        assert_eq!(measured.per_cpu_second(), None, "not measured yet");
+    }
+
+    #[test]
+    fn impossible_percentiles_are_not_reported() {
+        let zero = parse(&REPORT.replace("99%    1.50ms", "99%    0.00us")).unwrap();
+        assert_eq!((zero.p50_us, zero.p99_us), (Some(985.0), None));
+        let below = parse(&REPORT.replace("99%    1.50ms", "99%  500.00us")).unwrap();
+        assert_eq!(below.p99_us, None, "a p99 below the median");
+        let none = parse(&REPORT.replace("50%  985.00us", "50%    0.00us")).unwrap();
+        assert_eq!((none.p50_us, none.p99_us), (None, None));
     }
 
     #[test]

@@ -282,6 +282,8 @@ async fn schemathesis_finds_no_server_error_and_no_schema_violation() {
         .args(["--max-examples", "25", "--no-color"])
         .arg("--report-dir")
         .arg(&report)
+        // schemathesis keeps a cache in its working directory.
+        .current_dir(dir.path())
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
