@@ -8,10 +8,10 @@ use std::{
     time::Duration,
 };
 
-use bytes::Bytes;
+use bytes::Buf;
 use futures_util::FutureExt;
 use http::{StatusCode, header};
-use http_body_util::{BodyExt, LengthLimitError, Limited};
+use http_body_util::BodyExt;
 
 use crate::{
     body::Response,
@@ -19,7 +19,7 @@ use crate::{
     error::ApiError,
     manifest::ApiManifest,
     openapi::{DOCS_ASSET_ROUTE, DOCS_ROUTE, Docs, OPENAPI_ROUTE, OpenApiDocument},
-    request::RequestContext,
+    request::{RequestContext, Shared},
     route::{BoxFuture, Controller, RouteMeta},
     router::{BuildError, Lookup, Router},
 };
@@ -66,8 +66,7 @@ struct Endpoint {
 #[must_use]
 pub struct AppBuilder {
     endpoints: Vec<Endpoint>,
-    body_limit: usize,
-    body_timeout: Duration,
+    shared: Shared,
     document: Option<OpenApiDocument>,
     serve_docs: bool,
 }
@@ -91,13 +90,23 @@ impl AppBuilder {
 
     /// The largest request body accepted, in bytes; larger ones get `413`.
     pub fn body_limit(mut self, bytes: usize) -> Self {
-        self.body_limit = bytes;
+        self.shared.body_limit = bytes;
         self
     }
 
     /// How long a request body may take to arrive; slower ones get `408`.
     pub fn body_timeout(mut self, timeout: Duration) -> Self {
-        self.body_timeout = timeout;
+        self.shared.body_timeout = timeout;
+        self
+    }
+
+    /// Shares `value` with every extractor, which reads it with
+    /// [`RequestContext::state`] (a guard's token store, say); one value
+    /// per type, a second replaces the first.
+    pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.shared
+            .states
+            .insert(std::any::TypeId::of::<T>(), Arc::new(value));
         self
     }
 
@@ -115,8 +124,9 @@ impl AppBuilder {
         self
     }
 
-    /// Builds the route table and the OpenAPI document, refusing conflicting
-    /// routes and ambiguous type names.
+    /// Builds the route table and the manifest (and, unless
+    /// [`without_docs`](Self::without_docs), the OpenAPI document), refusing
+    /// conflicting routes and ambiguous type names.
     pub fn build(mut self) -> Result<App, BuildError> {
         let document = self
             .document
@@ -124,22 +134,25 @@ impl AppBuilder {
             .unwrap_or_else(|| OpenApiDocument::new("API", "0.1.0"))
             .routes(self.endpoints.iter().map(|endpoint| endpoint.meta));
         let manifest = document.manifest()?;
-        // The model holds only strings, numbers, maps and arrays.
-        let json = document
-            .from_manifest(&manifest)
-            .to_pretty_json()
-            .unwrap_or_default();
-        let docs = Docs::new(json);
-        if self.serve_docs {
+        let docs = if self.serve_docs {
+            // The model holds only strings, numbers, maps and arrays.
+            let json = document
+                .from_manifest(&manifest)
+                .to_pretty_json()
+                .unwrap_or_default();
+            let docs = Docs::new(json);
             self.add_docs(&docs);
-        }
+            Some(docs)
+        } else {
+            None
+        };
         let router = Router::build(self.endpoints.iter().map(|endpoint| endpoint.meta))?;
         Ok(App {
             inner: Arc::new(AppInner {
                 router,
                 endpoints: self.endpoints,
-                body_limit: self.body_limit,
-                body_timeout: self.body_timeout,
+                shared: Arc::new(self.shared),
+                document,
                 docs,
                 manifest,
             }),
@@ -179,9 +192,10 @@ impl AppBuilder {
 struct AppInner {
     router: Router,
     endpoints: Vec<Endpoint>,
-    body_limit: usize,
-    body_timeout: Duration,
-    docs: Docs,
+    shared: Arc<Shared>,
+    document: OpenApiDocument,
+    /// The served document and docs page; `None` without docs.
+    docs: Option<Docs>,
     manifest: ApiManifest,
 }
 
@@ -204,7 +218,7 @@ struct AppInner {
 /// let app = App::builder().controller(Ping).build().unwrap();
 /// let response = app.test_client().get("/ping").send().await;
 /// assert_eq!(response.status(), 200);
-/// assert_eq!(response.json::<String>(), "pong");
+/// assert_eq!(response.text(), "pong");
 /// # });
 /// ```
 #[derive(Clone)]
@@ -216,8 +230,8 @@ impl std::fmt::Debug for App {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("App")
             .field("routes", &self.routes())
-            .field("body_limit", &self.inner.body_limit)
-            .field("body_timeout", &self.inner.body_timeout)
+            .field("body_limit", &self.inner.shared.body_limit)
+            .field("body_timeout", &self.inner.shared.body_timeout)
             .finish()
     }
 }
@@ -227,17 +241,29 @@ impl App {
     pub fn builder() -> AppBuilder {
         AppBuilder {
             endpoints: Vec::new(),
-            body_limit: DEFAULT_BODY_LIMIT,
-            body_timeout: DEFAULT_BODY_TIMEOUT,
+            shared: Shared {
+                body_limit: DEFAULT_BODY_LIMIT,
+                body_timeout: DEFAULT_BODY_TIMEOUT,
+                states: Default::default(),
+            },
             document: None,
             serve_docs: true,
         }
     }
 
-    /// The app's OpenAPI 3.1 document, as served at `/openapi.json`.
-    pub fn openapi_json(&self) -> &str {
-        // Built from a `String` in `AppBuilder::build`.
-        std::str::from_utf8(self.inner.docs.json()).unwrap_or_default()
+    /// The app's OpenAPI 3.1 document, as served at `/openapi.json` (made
+    /// now when the app serves no docs).
+    pub fn openapi_json(&self) -> String {
+        match &self.inner.docs {
+            // Built from a `String` in `AppBuilder::build`.
+            Some(docs) => String::from_utf8_lossy(docs.json()).into_owned(),
+            None => self
+                .inner
+                .document
+                .from_manifest(&self.inner.manifest)
+                .to_pretty_json()
+                .unwrap_or_default(),
+        }
     }
 
     /// The app's routes resolved with their types: what the OpenAPI document
@@ -278,7 +304,7 @@ impl App {
     pub fn route_for(&self, method: &http::Method, path: &str) -> Option<&'static RouteMeta> {
         match self.inner.router.lookup(method, path) {
             Lookup::Found { endpoint, .. } => Some(self.inner.endpoints[endpoint].meta),
-            Lookup::MethodNotAllowed(_) | Lookup::NotFound => None,
+            Lookup::MethodNotAllowed(_) | Lookup::Options(_) | Lookup::NotFound => None,
         }
     }
 
@@ -292,8 +318,8 @@ impl App {
         self.dispatch(request).await
     }
 
-    /// Routes a request and starts its handler: a route without a body runs
-    /// the handler's future directly.
+    /// Routes a request and starts its handler, whose future is the
+    /// request's: nothing of the framework's is boxed around it.
     fn dispatch<B>(&self, request: http::Request<B>) -> ResponseFuture
     where
         B: http_body::Body + Send + 'static,
@@ -317,6 +343,7 @@ impl App {
                     .into_response(),
                 );
             }
+            Lookup::Options(allow) => return ResponseFuture::ready(options(allow)),
             Lookup::NotFound => {
                 return ResponseFuture::ready(
                     ApiError::new(
@@ -329,71 +356,23 @@ impl App {
             }
         };
         let endpoint = &self.inner.endpoints[index];
-        if !endpoint.reads_body {
-            let cx = RequestContext::new(parts, Bytes::new(), path_values);
-            return ResponseFuture::start(endpoint.meta, || (endpoint.call)(cx));
-        }
-        let app = self.clone();
-        ResponseFuture::start(endpoint.meta, move || {
-            Box::pin(async move {
-                let body = match app.collect_body(&parts, body).await {
-                    Ok(body) => body,
-                    Err(err) => return err.into_response(),
-                };
-                let cx = RequestContext::new(parts, body, path_values);
-                (app.inner.endpoints[index].call)(cx).await
-            })
-        })
-    }
-
-    /// Reads the whole body within the size limit and the body timeout.
-    async fn collect_body<B>(
-        &self,
-        parts: &http::request::Parts,
-        body: B,
-    ) -> Result<Bytes, ApiError>
-    where
-        B: http_body::Body,
-        B::Error: Into<BoxError>,
-    {
-        let limit = self.inner.body_limit;
-        let declared = parts
-            .headers
-            .get(header::CONTENT_LENGTH)
-            .and_then(|value| value.to_str().ok())
-            .and_then(|value| value.parse::<u64>().ok());
-        if declared.is_some_and(|length| length > limit as u64) {
-            return Err(too_large(limit));
-        }
-        let collected =
-            tokio::time::timeout(self.inner.body_timeout, Limited::new(body, limit).collect())
-                .await;
-        match collected {
-            Ok(Ok(collected)) => Ok(collected.to_bytes()),
-            Ok(Err(err)) if err.is::<LengthLimitError>() => Err(too_large(limit)),
-            Ok(Err(err)) => Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "body_read_failed",
-                format!("body: could not be read: {err}"),
-            )),
-            Err(_elapsed) => Err(ApiError::new(
-                StatusCode::REQUEST_TIMEOUT,
-                "request_timeout",
-                format!(
-                    "body: did not arrive within {} ms",
-                    self.inner.body_timeout.as_millis()
-                ),
-            )),
-        }
+        let body = endpoint.reads_body.then(|| {
+            body.map_frame(|frame| frame.map_data(|mut data| data.copy_to_bytes(data.remaining())))
+                .map_err(Into::into)
+                .boxed_unsync()
+        });
+        let head = parts.method == http::Method::HEAD;
+        let cx = RequestContext::new(parts, body, path_values, Arc::clone(&self.inner.shared));
+        ResponseFuture::start(endpoint.meta, || (endpoint.call)(cx)).for_head(head)
     }
 }
 
-fn too_large(limit: usize) -> ApiError {
-    ApiError::new(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        "payload_too_large",
-        format!("body: larger than the limit of {limit} bytes"),
-    )
+/// `204` to `OPTIONS`, with the methods the path allows.
+fn options(allow: http::HeaderValue) -> Response {
+    let mut response = http::Response::new(crate::Body::empty());
+    *response.status_mut() = StatusCode::NO_CONTENT;
+    response.headers_mut().insert(header::ALLOW, allow);
+    response
 }
 
 /// Percent-decodes the path values, which must be UTF-8.

@@ -19,6 +19,8 @@ use crate::{body::Response, error::ApiError, route::BoxFuture, route::RouteMeta}
 #[must_use = "futures do nothing unless polled"]
 pub struct ResponseFuture {
     state: State,
+    /// Answering `HEAD`: the body is left out, its length kept.
+    head: bool,
 }
 
 enum State {
@@ -33,7 +35,14 @@ impl ResponseFuture {
     pub(crate) fn ready(response: Response) -> Self {
         ResponseFuture {
             state: State::Ready(Some(response)),
+            head: false,
         }
+    }
+
+    /// Answers without the body, as `HEAD` wants.
+    pub(crate) fn for_head(mut self, head: bool) -> Self {
+        self.head = head;
+        self
     }
 
     /// Runs `start` (which may panic, as extractors run in it) and then the
@@ -45,6 +54,7 @@ impl ResponseFuture {
         match catch_unwind(AssertUnwindSafe(start)) {
             Ok(future) => ResponseFuture {
                 state: State::Running { future, meta },
+                head: false,
             },
             Err(panic) => ResponseFuture::ready(panicked(meta, &*panic)),
         }
@@ -62,6 +72,35 @@ impl Future for ResponseFuture {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Response> {
         let this = self.get_mut();
+        let head = this.head;
+        this.poll_answer(cx).map(|response| {
+            if head {
+                without_body(response)
+            } else {
+                response
+            }
+        })
+    }
+}
+
+/// The response to `HEAD`: the same head, with the `Content-Length` the
+/// body had, and no body.
+fn without_body(response: Response) -> Response {
+    let (mut parts, body) = response.into_parts();
+    if let Some(length) = http_body::Body::size_hint(&body).exact()
+        && !parts.headers.contains_key(http::header::CONTENT_LENGTH)
+    {
+        parts.headers.insert(
+            http::header::CONTENT_LENGTH,
+            http::HeaderValue::from(length),
+        );
+    }
+    http::Response::from_parts(parts, crate::Body::empty())
+}
+
+impl ResponseFuture {
+    fn poll_answer(&mut self, cx: &mut Context<'_>) -> Poll<Response> {
+        let this = self;
         match &mut this.state {
             State::Ready(response) => Poll::Ready(response.take().unwrap_or_else(|| {
                 ApiError::internal("a response future was polled after it completed")

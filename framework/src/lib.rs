@@ -45,7 +45,12 @@
 //! assert_eq!(response.status(), 200);
 //! assert_eq!(response.json::<serde_json::Value>()["title"], "hello");
 //!
-//! let bad = app.test_client().put("/bbs/articles/free/seven").json(&()).send().await;
+//! let bad = app
+//!     .test_client()
+//!     .put("/bbs/articles/free/seven")
+//!     .json(&serde_json::json!({ "title": "hello" }))
+//!     .send()
+//!     .await;
 //! assert_eq!(bad.status(), 400);
 //! assert_eq!(bad.problem().code, "invalid_path_parameter");
 //!
@@ -63,7 +68,8 @@
 //! ```
 //!
 //! A request travels: accept ([`Server`]) -> route ([`App`], matchit) ->
-//! extract ([`FromRequest`], `#[param]`) -> handler -> respond.
+//! extract ([`FromRequestParts`], `#[param]`, then one [`FromRequest`] for
+//! the body) -> handler -> respond ([`IntoResponse`]).
 #![warn(missing_docs)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::expect_used))]
 
@@ -87,11 +93,13 @@ mod error;
 mod extractor;
 pub mod manifest;
 pub mod openapi;
+mod refusals;
 mod request;
 mod response;
 mod route;
 mod router;
 pub mod schema;
+mod security;
 mod server;
 mod test_client;
 mod timer;
@@ -102,11 +110,19 @@ pub use dispatch::ResponseFuture;
 pub use dto::{Dto, MAX_JSON_DEPTH, Random, Validate, from_json, random_value};
 pub use error::{ApiError, PROBLEM_JSON, Problem, ValidationIssue};
 pub use extractor::{
-    FromRequest, InputKind, InputMeta, SchemaFn, TypedBody, TypedHeaders, TypedQuery,
+    Bearer, ContentKind, Cookies, FromRequest, FromRequestParts, InputKind, InputMeta, PlainBody,
+    SchemaFn, TypedBody, TypedForm, TypedHeaders, TypedQuery,
 };
-pub use request::RequestContext;
-pub use route::{Controller, ErrorMeta, HttpMethod, PathParamMeta, Route, RouteMeta};
+pub use request::{RequestBody, RequestContext};
+#[cfg(feature = "askama")]
+pub use response::Html;
+pub use response::{
+    ContentManifest, Created, Download, HeaderManifest, IntoResponse, Json, Redirect, Reply,
+    ResponseManifest, SameSite, SetCookie,
+};
+pub use route::{Controller, ErrorMeta, HttpMethod, PathParamMeta, ResponsesFn, Route, RouteMeta};
 pub use router::BuildError;
+pub use security::{SecurityKind, SecurityMeta};
 pub use server::{
     DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_HEADERS,
     DEFAULT_SHUTDOWN_TIMEOUT, Server, shutdown_signal,
@@ -116,6 +132,30 @@ pub use test_client::{TestClient, TestRequest, TestResponse};
 #[doc = include_str!("docs/dto.md")]
 pub use macros::dto;
 
+/// Derives [`IntoResponse`] for an enum of answers, each variant wrapping
+/// one answer type, with `#[status(202)]` where a variant's status differs
+/// from its answer's own:
+///
+/// ```
+/// use framework::prelude::*;
+///
+/// #[dto]
+/// struct Job { id: u64 }
+///
+/// #[derive(IntoResponse)]
+/// enum Outcome {
+///     /// Done at once.
+///     Done(Job),
+///     /// Queued; poll the job.
+///     #[status(202)]
+///     Queued(Job),
+/// }
+///
+/// let answer = Outcome::Queued(Job { id: 1 }).into_response(http::StatusCode::OK);
+/// assert_eq!(answer.status(), 202);
+/// ```
+pub use macros::IntoResponse;
+
 /// Marks an `impl` block as a controller with a base path:
 /// `#[controller("bbs/articles/:section")]`. See the [crate docs](crate).
 pub use macros::controller;
@@ -124,11 +164,15 @@ pub use macros::controller;
 /// `#[typed_route::get(":id")]`, `post`, `put`, `patch`, `delete`.
 ///
 /// A path is relative to the controller's base path and written nestia
-/// style, with `:name` for a parameter; every parameter needs a handler
-/// argument marked `#[param]`. `post` answers `201 Created`, the others
-/// `200 OK`, and a handler returning `()` (or `Result<(), E>`) answers
-/// `204 No Content`; `status = 202` overrides it:
-/// `#[typed_route::post("jobs", status = 202)]`.
+/// style, with `:name` for a parameter and a last `*name` for the rest of
+/// the path (`files/*path`); every parameter needs a handler argument
+/// marked `#[param]`. `post` answers `201 Created`, the others `200 OK`,
+/// a handler returning `()` (or `Result<(), E>`) answers `204 No Content`
+/// and answers with a status of their own ([`Redirect`], [`Created`]) keep
+/// it; `status = 202` overrides it: `#[typed_route::post("jobs", status =
+/// 202)]`. `errors(404 = "when")` documents errors; `sdk = false` leaves
+/// the route out of the SDKs (an HTML page, say). A `GET` route answers
+/// `HEAD` too, and every path answers `OPTIONS` with `Allow`.
 pub mod typed_route {
     pub use macros::{delete, get, patch, post, put};
 }
@@ -143,10 +187,15 @@ pub mod testing {
 
 /// Everything a controller needs: `use framework::prelude::*;`.
 pub mod prelude {
+    #[cfg(feature = "askama")]
+    pub use crate::Html;
     pub use crate::{
-        ApiError, App, Controller, Dto, HttpMethod, Random, RouteMeta, Server, TypedBody,
-        TypedHeaders, TypedQuery, Validate, controller, dto, typed_route,
+        ApiError, App, Bearer, Controller, Cookies, Created, Download, Dto, FromRequest,
+        FromRequestParts, HttpMethod, IntoResponse, Json, PlainBody, Random, Redirect, Reply,
+        RouteMeta, Server, SetCookie, TypedBody, TypedForm, TypedHeaders, TypedQuery, Validate,
+        controller, dto, typed_route,
     };
+    pub use bytes::Bytes;
 }
 
 /// What code generated by the macros calls. Not public API.
@@ -154,9 +203,10 @@ pub mod prelude {
 pub mod __private {
     pub use crate::dto::check as tags;
     pub use crate::dto::{nullable, present, run_check};
-    pub use crate::extractor::{path_param, path_param_refused};
+    pub use crate::extractor::{ViaBody, ViaParts, path_param, path_param_refused};
+    pub use crate::refusals::Refusals;
     pub use crate::request::RequestContext;
-    pub use crate::response::{reply_empty, reply_empty_result, reply_json, reply_json_result};
+    pub use crate::response::{describe_json, json_response, route_status, status};
     pub use crate::route::{BoxFuture, Route};
     pub use crate::schema::type_label;
     pub use crate::schema::{

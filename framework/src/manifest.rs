@@ -8,15 +8,17 @@ use std::collections::BTreeMap;
 use http::StatusCode;
 use serde::{Deserialize, Serialize};
 
+pub use crate::response::{ContentManifest, HeaderManifest, ResponseManifest};
 use crate::{
-    extractor::InputKind,
+    extractor::{ContentKind, InputKind},
     openapi::OpenApiError,
     route::{HttpMethod, RouteMeta},
     schema::{DefId, Registry, Schema, TypeDef, apply_tags},
+    security::{SecurityKind, SecurityMeta},
 };
 
 /// The version of the manifest's JSON form; `sdk-gen` refuses others.
-pub const MANIFEST_VERSION: u32 = 1;
+pub const MANIFEST_VERSION: u32 = 2;
 
 /// The name of the framework's error body, reserved among type names.
 pub const PROBLEM_TYPE: &str = "Problem";
@@ -61,6 +63,58 @@ pub struct ApiManifest {
     pub types: Vec<NamedType>,
     /// Every route, in the order the app serves them.
     pub routes: Vec<RouteManifest>,
+    /// Every credential a route's guard checks, by name.
+    pub security_schemes: Vec<SecuritySchemeManifest>,
+}
+
+/// A kind of credential, declared by the guards that check it
+/// ([`SecurityMeta`](crate::SecurityMeta)).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SecuritySchemeManifest {
+    /// The scheme's name; routes' [`RouteManifest::security`] name it.
+    pub name: String,
+    /// How the credential travels.
+    pub kind: SecurityKindManifest,
+    /// What it is, for people.
+    pub description: String,
+}
+
+/// How a credential travels.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
+#[non_exhaustive]
+pub enum SecurityKindManifest {
+    /// `Authorization: Bearer <token>`.
+    Bearer,
+    /// A header named `name` carries the key.
+    ApiKeyHeader {
+        /// The header's name.
+        name: String,
+    },
+    /// A cookie named `name` carries the key.
+    ApiKeyCookie {
+        /// The cookie's name.
+        name: String,
+    },
+}
+
+impl From<&SecurityMeta> for SecuritySchemeManifest {
+    fn from(meta: &SecurityMeta) -> Self {
+        let kind = match meta.kind {
+            SecurityKind::Bearer => SecurityKindManifest::Bearer,
+            SecurityKind::ApiKeyHeader { name } => SecurityKindManifest::ApiKeyHeader {
+                name: name.to_owned(),
+            },
+            SecurityKind::ApiKeyCookie { name } => SecurityKindManifest::ApiKeyCookie {
+                name: name.to_owned(),
+            },
+        };
+        SecuritySchemeManifest {
+            name: meta.name.to_owned(),
+            kind,
+            description: meta.description.to_owned(),
+        }
+    }
 }
 
 /// A named type with the identifier documents and SDKs call it by.
@@ -95,15 +149,24 @@ pub struct RouteManifest {
     pub query: Option<Schema>,
     /// The headers' schema (a named object), if the route reads them.
     pub headers: Option<Schema>,
-    /// The JSON body's schema, if the route reads one.
-    pub body: Option<Schema>,
-    /// The status of a successful answer.
+    /// The cookies' schema (a named object), if the route reads them.
+    pub cookies: Option<Schema>,
+    /// The body, if the route reads one.
+    pub body: Option<BodyManifest>,
+    /// The success status the route declares (see
+    /// [`RouteMeta::status`]); [`RouteManifest::responses`] has every
+    /// answer.
     pub status: u16,
-    /// The schema of a successful answer's JSON body; `None` when it has none.
-    pub response: Option<Schema>,
+    /// Every answer that is not an error document, by status.
+    pub responses: Vec<ResponseManifest>,
     /// Every error response, by status: the framework's own (400 for a
-    /// refused input, 413 and 415 for bodies) and the handler's.
+    /// refused input, 413 and 415 for bodies), the guards' and the
+    /// handler's. Their body is always [`crate::Problem`].
     pub errors: Vec<ErrorManifest>,
+    /// The security schemes whose credential the route needs (all of them).
+    pub security: Vec<String>,
+    /// Whether SDKs include the route.
+    pub sdk: bool,
     /// First paragraph of the handler's doc comment.
     pub summary: String,
     /// The rest of the doc comment.
@@ -117,6 +180,20 @@ pub struct ParamManifest {
     pub name: String,
     /// Its schema, constraints included.
     pub schema: Schema,
+    /// Whether it takes the rest of the path, slashes included (`*path`);
+    /// SDKs leave its slashes unencoded.
+    pub catch_all: bool,
+}
+
+/// A request body.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BodyManifest {
+    /// How it is encoded.
+    pub kind: ContentKind,
+    /// Its media type.
+    pub media_type: String,
+    /// Its schema; `None` for bytes.
+    pub schema: Option<Schema>,
 }
 
 /// An error response a route documents. Its body is always the
@@ -141,10 +218,14 @@ impl ApiManifest {
         routes: impl IntoIterator<Item = &'a RouteMeta>,
     ) -> Result<ApiManifest, OpenApiError> {
         let mut registry = Registry::default();
-        let routes: Vec<RouteManifest> = routes
-            .into_iter()
-            .map(|meta| RouteManifest::new(meta, &mut registry))
-            .collect();
+        let mut security_schemes: Vec<SecuritySchemeManifest> = Vec::new();
+        let mut routes_out = Vec::new();
+        for meta in routes {
+            for scheme in meta.inputs.iter().filter_map(|input| input.security) {
+                add_scheme(&mut security_schemes, scheme)?;
+            }
+            routes_out.push(RouteManifest::new(meta, &mut registry));
+        }
         let types = named_types(&registry)?;
         Ok(ApiManifest {
             manifest_version: MANIFEST_VERSION,
@@ -152,7 +233,8 @@ impl ApiManifest {
             version: version.to_owned(),
             description: description.map(str::to_owned),
             types,
-            routes,
+            routes: routes_out,
+            security_schemes,
         })
     }
 
@@ -185,31 +267,49 @@ impl RouteManifest {
             .map(|param| ParamManifest {
                 name: param.name.to_owned(),
                 schema: apply_tags((param.schema)(registry), param.tags),
+                catch_all: param.catch_all,
             })
             .collect::<Vec<_>>();
-        let (mut query, mut headers, mut body) = (None, None, None);
+        let (mut query, mut headers, mut cookies, mut body) = (None, None, None, None);
         for input in meta.inputs {
-            let Some(schema) = input.schema.map(|schema| schema(registry)) else {
-                continue;
-            };
+            let schema = input.schema.map(|schema| schema(registry));
             match input.kind {
-                InputKind::Body => body = Some(schema),
-                InputKind::Query => query = Some(schema),
-                InputKind::Headers => headers = Some(schema),
-                InputKind::Request => {}
+                InputKind::Body => {
+                    body = input.content.map(|(kind, media_type)| BodyManifest {
+                        kind,
+                        media_type: media_type.to_owned(),
+                        schema,
+                    });
+                }
+                InputKind::Query => query = schema,
+                InputKind::Headers => headers = schema,
+                InputKind::Cookies => cookies = schema,
+                _ => {}
             }
         }
-        let response = meta.response.map(|schema| schema(registry));
-        let has_input =
-            !path_params.is_empty() || query.is_some() || headers.is_some() || body.is_some();
-        let errors = errors(meta, has_input, body.is_some());
+        let has_input = !path_params.is_empty()
+            || query.is_some()
+            || headers.is_some()
+            || cookies.is_some()
+            || body
+                .as_ref()
+                .is_some_and(|body| body.kind != ContentKind::Bytes);
+        let errors = errors(meta, has_input, body.as_ref());
         let mut accessor: Vec<String> = meta
             .path
             .split('/')
-            .filter(|segment| !segment.is_empty() && !segment.starts_with(':'))
+            .filter(|segment| {
+                !segment.is_empty() && !segment.starts_with(':') && !segment.starts_with('*')
+            })
             .map(str::to_owned)
             .collect();
         accessor.push(meta.handler.to_owned());
+        let mut security: Vec<String> = Vec::new();
+        for scheme in meta.inputs.iter().filter_map(|input| input.security) {
+            if !security.iter().any(|known| known == scheme.name) {
+                security.push(scheme.name.to_owned());
+            }
+        }
         RouteManifest {
             operation_id: accessor.join("."),
             accessor,
@@ -220,10 +320,13 @@ impl RouteManifest {
             path_params,
             query,
             headers,
+            cookies,
             body,
             status: meta.status,
-            response,
+            responses: responses(meta, registry),
             errors,
+            security,
+            sdk: meta.sdk,
             summary: meta.summary.to_owned(),
             description: meta.description.to_owned(),
         }
@@ -233,7 +336,7 @@ impl RouteManifest {
     pub fn router_path(&self) -> String {
         self.path
             .split('/')
-            .map(|segment| match segment.strip_prefix(':') {
+            .map(|segment| match segment.strip_prefix([':', '*']) {
                 Some(name) => format!("{{{name}}}"),
                 None => segment.to_owned(),
             })
@@ -242,8 +345,34 @@ impl RouteManifest {
     }
 }
 
-/// The framework's own errors, then the handler's, by status.
-fn errors(meta: &RouteMeta, has_input: bool, has_body: bool) -> Vec<ErrorManifest> {
+/// The handler's answers, by status, with reason phrases where they say
+/// nothing; one answer per status (an enum's variants with one status
+/// share it: the first is kept).
+fn responses(meta: &RouteMeta, registry: &mut Registry) -> Vec<ResponseManifest> {
+    let mut answers: Vec<ResponseManifest> = Vec::new();
+    for mut answer in (meta.responses)(meta.status, registry) {
+        if answers.iter().any(|known| known.status == answer.status) {
+            continue;
+        }
+        if answer.description.is_empty() {
+            answer.description = reason(answer.status, "Success").to_owned();
+        }
+        answers.push(answer);
+    }
+    answers.sort_by_key(|answer| answer.status);
+    answers
+}
+
+fn reason(status: u16, otherwise: &'static str) -> &'static str {
+    StatusCode::from_u16(status)
+        .ok()
+        .and_then(|status| status.canonical_reason())
+        .unwrap_or(otherwise)
+}
+
+/// The framework's own errors, then the guards' and the handler's, by
+/// status.
+fn errors(meta: &RouteMeta, has_input: bool, body: Option<&BodyManifest>) -> Vec<ErrorManifest> {
     let mut errors = BTreeMap::new();
     if has_input {
         errors.insert(
@@ -251,17 +380,21 @@ fn errors(meta: &RouteMeta, has_input: bool, has_body: bool) -> Vec<ErrorManifes
             "An input is invalid; `errors` lists every problem with its path.".to_owned(),
         );
     }
-    if has_body {
+    if let Some(body) = body {
         errors.insert(413, "The body is larger than the limit.".to_owned());
-        errors.insert(415, "The body is not `application/json`.".to_owned());
+        if body.kind != ContentKind::Bytes {
+            let essence = body.media_type.split(';').next().unwrap_or_default();
+            errors.insert(415, format!("The body is not `{essence}`."));
+        }
     }
-    for error in meta.errors {
+    let declared = meta
+        .inputs
+        .iter()
+        .flat_map(|input| input.errors)
+        .chain(meta.errors);
+    for error in declared {
         let description = if error.description.is_empty() {
-            StatusCode::from_u16(error.status)
-                .ok()
-                .and_then(|status| status.canonical_reason())
-                .unwrap_or("Error")
-                .to_owned()
+            reason(error.status, "Error").to_owned()
         } else {
             error.description.to_owned()
         };
@@ -274,6 +407,24 @@ fn errors(meta: &RouteMeta, has_input: bool, has_body: bool) -> Vec<ErrorManifes
             description,
         })
         .collect()
+}
+
+/// Adds `scheme`, refusing a second, different scheme with its name.
+fn add_scheme(
+    schemes: &mut Vec<SecuritySchemeManifest>,
+    scheme: &SecurityMeta,
+) -> Result<(), OpenApiError> {
+    let described = SecuritySchemeManifest::from(scheme);
+    match schemes.iter().find(|known| known.name == described.name) {
+        Some(known) if *known != described => Err(OpenApiError::AmbiguousScheme {
+            name: described.name,
+        }),
+        Some(_) => Ok(()),
+        None => {
+            schemes.push(described);
+            Ok(())
+        }
+    }
 }
 
 /// An identifier for every definition, refusing two types with one.

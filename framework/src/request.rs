@@ -1,26 +1,59 @@
-//! The request as extractors see it: head, collected body and path values.
+//! The request as extractors see it: head, body, path values and the app's
+//! shared state.
+
+use std::{
+    any::{Any, TypeId},
+    collections::HashMap,
+    sync::Arc,
+    time::Duration,
+};
 
 use bytes::Bytes;
-use http::request::Parts;
+use http::{StatusCode, header, request::Parts};
+use http_body_util::{BodyExt, Limited, combinators::UnsyncBoxBody};
 
-/// One request after routing: its head, its body (collected only for routes
-/// that read it) and the percent-decoded values of its path parameters, in
-/// the order of [`RouteMeta::path_params`](crate::RouteMeta::path_params).
+use crate::{app::BoxError, error::ApiError};
+
+/// A request body not read yet: a stream of byte chunks.
+pub type RequestBody = UnsyncBoxBody<Bytes, BoxError>;
+
+/// What every request of an app shares: body limits and the values given to
+/// [`AppBuilder::state`](crate::AppBuilder::state).
+#[derive(Debug, Default)]
+pub(crate) struct Shared {
+    pub(crate) body_limit: usize,
+    pub(crate) body_timeout: Duration,
+    pub(crate) states: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
+}
+
+/// One request after routing: its head, its body (present only for routes
+/// with a body extractor, until that extractor takes it), the
+/// percent-decoded values of its path parameters in the order of
+/// [`RouteMeta::path_params`](crate::RouteMeta::path_params), and the app's
+/// shared state.
 ///
-/// Extractors ([`FromRequest`](crate::FromRequest)) read from it.
+/// Extractors ([`FromRequestParts`](crate::FromRequestParts),
+/// [`FromRequest`](crate::FromRequest)) read from it.
 #[derive(Debug)]
 pub struct RequestContext {
     parts: Parts,
-    body: Bytes,
+    body: Option<RequestBody>,
     path_values: Vec<String>,
+    shared: Arc<Shared>,
 }
 
 impl RequestContext {
-    pub(crate) fn new(parts: Parts, body: Bytes, path_values: Vec<String>) -> Self {
+    pub(crate) fn new(
+        parts: Parts,
+        body: Option<RequestBody>,
+        path_values: Vec<String>,
+        shared: Arc<Shared>,
+    ) -> Self {
         RequestContext {
             parts,
             body,
             path_values,
+            shared,
         }
     }
 
@@ -29,23 +62,128 @@ impl RequestContext {
         &self.parts
     }
 
+    /// The request line and headers, to change for later extractors (e.g.
+    /// a guard that stores what it found in [`Parts::extensions`]).
+    pub fn parts_mut(&mut self) -> &mut Parts {
+        &mut self.parts
+    }
+
     /// The request headers.
     pub fn headers(&self) -> &http::HeaderMap {
         &self.parts.headers
-    }
-
-    /// The collected body (empty for routes that do not read one).
-    pub fn body(&self) -> &Bytes {
-        &self.body
-    }
-
-    /// Takes the collected body, leaving it empty.
-    pub fn take_body(&mut self) -> Bytes {
-        std::mem::take(&mut self.body)
     }
 
     /// The decoded value of the `index`-th path parameter.
     pub fn path_value(&self, index: usize) -> Option<&str> {
         self.path_values.get(index).map(String::as_str)
     }
+
+    /// A value given to [`AppBuilder::state`](crate::AppBuilder::state),
+    /// e.g. the store a guard looks tokens up in.
+    ///
+    /// # Errors
+    /// `500 internal_error` when the app was built without such a value (the
+    /// detail, naming the type, goes to the log).
+    pub fn state<T: Send + Sync + 'static>(&self) -> Result<&T, ApiError> {
+        self.shared
+            .states
+            .get(&TypeId::of::<T>())
+            .and_then(|state| state.downcast_ref::<T>())
+            .ok_or_else(|| {
+                ApiError::internal(format_args!(
+                    "no state of type `{}`: add it with `App::builder().state(..)`",
+                    std::any::type_name::<T>()
+                ))
+            })
+    }
+
+    /// The body limit in bytes of this app.
+    pub fn body_limit(&self) -> usize {
+        self.shared.body_limit
+    }
+
+    /// Takes the body as a stream, for an extractor that reads it chunk by
+    /// chunk. The app's size limit applies: a stream reading past it gets
+    /// an error. `None` once taken.
+    pub fn take_body_stream(&mut self) -> Option<RequestBody> {
+        let limit = self.shared.body_limit;
+        self.body
+            .take()
+            .map(|body| Limited::new(body, limit).boxed_unsync())
+    }
+
+    /// Reads the whole body within the app's size limit (a larger
+    /// `Content-Length` is refused with `413` before anything is read) and
+    /// its body timeout (`408`).
+    ///
+    /// # Errors
+    /// `413 payload_too_large`, `408 request_timeout`, `400 body_read_failed`,
+    /// or `500` when an earlier extractor took the body.
+    pub async fn collect_body(&mut self) -> Result<Bytes, ApiError> {
+        let limit = self.shared.body_limit;
+        let declared = self
+            .parts
+            .headers
+            .get(header::CONTENT_LENGTH)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.parse::<u64>().ok());
+        if declared.is_some_and(|length| length > limit as u64) {
+            return Err(too_large(limit));
+        }
+        let body = self
+            .body
+            .take()
+            .ok_or_else(|| ApiError::internal("the request body was already taken"))?;
+        let timeout = self.shared.body_timeout;
+        match tokio::time::timeout(timeout, collect_within(body, limit)).await {
+            Ok(collected) => collected,
+            Err(_elapsed) => Err(ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "request_timeout",
+                format!("body: did not arrive within {} ms", timeout.as_millis()),
+            )),
+        }
+    }
+}
+
+/// Reads every data frame of `body`, refusing it once it passes `limit`
+/// bytes (the rest is not read).
+async fn collect_within(mut body: RequestBody, limit: usize) -> Result<Bytes, ApiError> {
+    let mut first: Option<Bytes> = None;
+    let mut more: Vec<u8> = Vec::new();
+    let mut length = 0usize;
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|err| {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "body_read_failed",
+                format!("body: could not be read: {err}"),
+            )
+        })?;
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        length = length.saturating_add(data.len());
+        if length > limit {
+            return Err(too_large(limit));
+        }
+        match &first {
+            None if more.is_empty() => first = Some(data),
+            _ => {
+                if let Some(bytes) = first.take() {
+                    more.extend_from_slice(&bytes);
+                }
+                more.extend_from_slice(&data);
+            }
+        }
+    }
+    Ok(first.unwrap_or_else(|| Bytes::from(more)))
+}
+
+fn too_large(limit: usize) -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "payload_too_large",
+        format!("body: larger than the limit of {limit} bytes"),
+    )
 }

@@ -7,6 +7,7 @@ use crate::{
     body::Response,
     extractor::{InputMeta, SchemaFn},
     request::RequestContext,
+    response::ResponseManifest,
 };
 
 /// The HTTP method of a typed route.
@@ -87,6 +88,9 @@ pub struct PathParamMeta {
     pub tags: &'static [crate::schema::Tag],
     /// Its type's schema.
     pub schema: SchemaFn,
+    /// Whether it is a catch-all (`*path`): the rest of the path, slashes
+    /// included.
+    pub catch_all: bool,
 }
 
 /// An error a route documents: `errors(403 = "wrong password", 404)` in its
@@ -97,6 +101,16 @@ pub struct ErrorMeta {
     pub status: u16,
     /// When it happens; empty for the status's reason phrase.
     pub description: &'static str,
+}
+
+impl ErrorMeta {
+    /// An error with `status`, happening when `description` says.
+    pub const fn new(status: u16, description: &'static str) -> Self {
+        ErrorMeta {
+            status,
+            description,
+        }
+    }
 }
 
 /// Everything known about one typed route, produced by `#[controller]` at
@@ -142,12 +156,12 @@ pub struct RouteMeta {
     pub path_params: &'static [PathParamMeta],
     /// What the handler's other arguments read from the request.
     pub inputs: &'static [InputMeta],
-    /// The status of a successful answer (201 for `post`, 204 without a body).
+    /// The success status: the route's `status = ..`, else its answer's own
+    /// (`204` for `()`), else `201` for `post` and `200` otherwise.
     pub status: u16,
-    /// Whether a successful answer has a JSON body.
-    pub has_response_body: bool,
-    /// The schema of a successful answer's body.
-    pub response: Option<SchemaFn>,
+    /// Describes every answer of the handler's return type
+    /// (`<R as IntoResponse>::describe`), given [`RouteMeta::status`].
+    pub responses: ResponsesFn,
     /// The errors the handler documents (the framework's own, such as 400
     /// for refused inputs, are added by the OpenAPI document).
     pub errors: &'static [ErrorMeta],
@@ -155,7 +169,13 @@ pub struct RouteMeta {
     pub summary: &'static str,
     /// The rest of the handler's doc comment.
     pub description: &'static str,
+    /// Whether the SDKs include this route (`sdk = false` leaves out, e.g.,
+    /// HTML pages).
+    pub sdk: bool,
 }
+
+/// Describes a route's answers: `<R as IntoResponse>::describe`.
+pub type ResponsesFn = fn(u16, &mut crate::schema::Registry) -> Vec<ResponseManifest>;
 
 impl RouteMeta {
     /// Whether any input of this route reads the request body.

@@ -20,7 +20,7 @@ pub enum BuildError {
     },
     /// The OpenAPI document cannot be built.
     #[error("{0}")]
-    OpenApi(#[from] crate::openapi::OpenApiError),
+    Manifest(#[from] crate::openapi::OpenApiError),
     /// A route's path cannot be routed.
     #[error("invalid route {route}: {reason}")]
     InvalidPath {
@@ -40,6 +40,8 @@ pub(crate) enum Lookup<'r, 'p> {
     },
     /// The path exists under other methods, listed for the `Allow` header.
     MethodNotAllowed(HeaderValue),
+    /// An `OPTIONS` request for a path that has routes: what they allow.
+    Options(HeaderValue),
     /// No route has this path.
     NotFound,
 }
@@ -94,6 +96,7 @@ impl Router {
             };
         }
         let mut allowed: Vec<&str> = Vec::new();
+        let options = method == http::Method::OPTIONS;
         for candidate in HttpMethod::ALL {
             if self.trees[candidate.index()].at(path).is_ok() {
                 allowed.push(candidate.as_str());
@@ -103,11 +106,14 @@ impl Router {
             }
         }
         if allowed.is_empty() {
-            Lookup::NotFound
-        } else {
-            // Method names are ASCII tokens, always a valid header value.
-            HeaderValue::from_str(&allowed.join(", "))
-                .map_or(Lookup::NotFound, Lookup::MethodNotAllowed)
+            return Lookup::NotFound;
+        }
+        allowed.push("OPTIONS");
+        // Method names are ASCII tokens, always a valid header value.
+        match HeaderValue::from_str(&allowed.join(", ")) {
+            Ok(allow) if options => Lookup::Options(allow),
+            Ok(allow) => Lookup::MethodNotAllowed(allow),
+            Err(_) => Lookup::NotFound,
         }
     }
 }
@@ -131,11 +137,11 @@ mod tests {
             path_params: &[],
             inputs: &[],
             status: 200,
-            has_response_body: true,
-            response: None,
+            responses: |_, _| Vec::new(),
             errors: &[],
             summary: "",
             description: "",
+            sdk: true,
         }
     }
 
@@ -172,10 +178,14 @@ mod tests {
         let Lookup::MethodNotAllowed(allow) = router.lookup(&http::Method::DELETE, "/a/1") else {
             panic!("expected 405");
         };
-        assert_eq!(allow, "GET, HEAD, PUT");
+        assert_eq!(allow, "GET, HEAD, PUT, OPTIONS");
+        let Lookup::Options(allow) = router.lookup(&http::Method::OPTIONS, "/a/1") else {
+            panic!("expected the methods OPTIONS allows");
+        };
+        assert_eq!(allow, "GET, HEAD, PUT, OPTIONS");
         assert!(matches!(
-            router.lookup(&http::Method::OPTIONS, "/a/1"),
-            Lookup::MethodNotAllowed(_)
+            router.lookup(&http::Method::OPTIONS, "/b"),
+            Lookup::NotFound
         ));
     }
 

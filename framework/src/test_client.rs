@@ -126,6 +126,23 @@ impl TestRequest {
         self
     }
 
+    /// Sends `text` as an HTML form body
+    /// (`application/x-www-form-urlencoded`), e.g. `"title=hi&body=x"`.
+    pub fn form(self, text: &str) -> Self {
+        self.body(
+            "application/x-www-form-urlencoded",
+            Bytes::copy_from_slice(text.as_bytes()),
+        )
+    }
+
+    /// Sends `text` as a `text/plain; charset=utf-8` body.
+    pub fn text(self, text: &str) -> Self {
+        self.body(
+            "text/plain; charset=utf-8",
+            Bytes::copy_from_slice(text.as_bytes()),
+        )
+    }
+
     /// Sends raw bytes with a content type.
     pub fn body(self, content_type: &str, body: impl Into<Bytes>) -> Self {
         let mut this = self.header(header::CONTENT_TYPE.as_str(), content_type);

@@ -3,16 +3,13 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
-use syn::{
-    FnArg, GenericArgument, ImplItemFn, LitStr, Pat, PathArguments, ReturnType, Type,
-    spanned::Spanned,
-};
+use syn::{FnArg, ImplItemFn, LitStr, Pat, ReturnType, Type, spanned::Spanned};
 
 use crate::{
     docs,
     dto::{field::peeled_check, tags::Tags},
     path::{self, RoutePath},
-    route_attr::{Method, RouteAttr},
+    route_attr::RouteAttr,
 };
 
 /// The `#[param]` and `#[tags]` of one handler argument.
@@ -39,18 +36,6 @@ enum Arg {
     },
     /// Anything else: read by its `FromRequest` impl.
     Extractor { ty: Type },
-}
-
-/// What a handler answers on success.
-enum Output {
-    /// `()` or no return type: no body.
-    Empty,
-    /// `T`: a JSON body of this type.
-    Json(Type),
-    /// `Result<(), E>`: no body, or an error.
-    EmptyResult,
-    /// `Result<T, E>`: a JSON body of type `T`, or an error.
-    JsonResult(Type),
 }
 
 /// Removes `#[param]` attributes from the method's arguments, returning
@@ -126,15 +111,14 @@ pub(crate) fn take_param_attrs(method: &mut ImplItemFn) -> syn::Result<Vec<Param
     }
 }
 
-/// The route expression for one handler.
-pub(crate) fn expand(
-    method: &ImplItemFn,
-    param_names: Vec<ParamAttrs>,
-    route: &RouteAttr,
-    base: &LitStr,
-    controller: &str,
-) -> syn::Result<TokenStream> {
-    let sig = &method.sig;
+/// A handler's signature, read: its arguments and whether it takes `&self`.
+struct Signature {
+    has_receiver: bool,
+    args: Vec<Arg>,
+}
+
+/// Reads the arguments, refusing generic handlers and `self` by value.
+fn signature(sig: &syn::Signature, param_names: Vec<ParamAttrs>) -> syn::Result<Signature> {
     if !sig.generics.params.is_empty() {
         return Err(syn::Error::new_spanned(
             &sig.generics,
@@ -171,169 +155,259 @@ pub(crate) fn expand(
             }
         }
     }
+    Ok(Signature { has_receiver, args })
+}
 
+/// The handler's answer type: `()` without a return type.
+fn answer_type(output: &ReturnType) -> syn::Result<Type> {
+    match output {
+        ReturnType::Default => Ok(syn::parse_quote!(())),
+        ReturnType::Type(_, ty) => {
+            if let Type::ImplTrait(_) = &**ty {
+                return Err(syn::Error::new_spanned(
+                    ty,
+                    "name the answer's type: the route's metadata describes it, so `impl Trait` cannot be the return type",
+                ));
+            }
+            Ok((**ty).clone())
+        }
+    }
+}
+
+/// The route expression for one handler.
+pub(crate) fn expand(
+    method: &ImplItemFn,
+    param_names: Vec<ParamAttrs>,
+    route: &RouteAttr,
+    base: &LitStr,
+    controller: &str,
+) -> syn::Result<TokenStream> {
+    let sig = &method.sig;
+    let Signature { has_receiver, args } = signature(sig, param_names)?;
     let path = path::join(&base.value(), &route.path.value())
         .map_err(|message| path::error(route.path.span(), message))?;
     check_params(&path, &args, sig, route)?;
-
-    let output = output_kind(&sig.output);
-    let status = route.status.unwrap_or(match (route.method, &output) {
-        (_, Output::Empty | Output::EmptyResult) => 204,
-        (Method::Post, _) => 201,
-        _ => 200,
-    });
-    let response_schema = match &output {
-        Output::Json(ty) | Output::JsonResult(ty) => quote_spanned! {ty.span()=>
-            ::core::option::Option::Some(<#ty as ::framework::__private::ToSchema>::schema)
-        },
-        Output::Empty | Output::EmptyResult => quote!(::core::option::Option::None),
-    };
-    let has_body = matches!(output, Output::Json(_) | Output::JsonResult(_));
-    let error_metas = route.errors.iter().map(|(status, description)| {
-        quote! { ::framework::ErrorMeta { status: #status, description: #description } }
-    });
-
-    let (summary, description) = docs::summary_and_description(&docs::doc_text(&method.attrs));
-    let handler_name = sig.ident.to_string();
-    let method_variant = route.method.variant();
-    let RoutePath {
-        nestia,
-        router,
-        params,
-    } = &path;
-
-    let input_metas = args.iter().filter_map(|arg| match arg {
-        Arg::Extractor { ty } => {
-            Some(quote_spanned! {ty.span()=> <#ty as ::framework::FromRequest>::INPUT })
-        }
-        Arg::Param { .. } => None,
-    });
-    let param_metas = params.iter().map(|name| {
-        let tags = args
-            .iter()
-            .find_map(|arg| match arg {
-                Arg::Param {
-                    name: known, tags, ..
-                } if known == name => Some(tags.schema_tags()),
-                _ => None,
-            })
-            .unwrap_or_default();
-        let ty = args.iter().find_map(|arg| match arg {
-            Arg::Param {
-                name: known, ty, ..
-            } if known == name => Some(ty),
-            _ => None,
-        });
-        quote! {
-            ::framework::PathParamMeta {
-                name: #name,
-                tags: &[#(#tags),*],
-                schema: <#ty as ::framework::__private::ToSchema>::schema,
-            }
-        }
-    });
-
-    let idents: Vec<_> = (0..args.len())
-        .map(|index| format_ident!("__arg{}", index))
-        .collect();
-    let mut uses_cx_mutably = false;
-    let extractions = args.iter().zip(&idents).map(|(arg, ident)| match arg {
-        Arg::Param { name, ty, tags } => {
-            let index = params.iter().position(|known| known == name).unwrap_or_default();
-            let constraint = tags.constrains().then(|| {
-                let check = peeled_check(&quote!(&#ident), Some(ty), tags);
-                let schema_tags = tags.schema_tags();
-                quote! {
-                    if !(#check) {
-                        return ::framework::__private::path_param_refused::<#ty>(
-                            &__cx, #index, #name, &[#(#schema_tags),*],
-                        )
-                        .into_response();
-                    }
-                }
-            });
-            quote_spanned! {ty.span()=>
-                let #ident: #ty = match ::framework::__private::path_param::<#ty>(&__cx, #index, #name) {
-                    ::core::result::Result::Ok(value) => value,
-                    ::core::result::Result::Err(err) => return err.into_response(),
-                };
-                #constraint
-            }
-        }
-        Arg::Extractor { ty } => {
-            uses_cx_mutably = true;
-            quote_spanned! {ty.span()=>
-                let #ident: #ty = match <#ty as ::framework::FromRequest>::from_request(&mut __cx) {
-                    ::core::result::Result::Ok(value) => value,
-                    ::core::result::Result::Err(err) => return err.into_response(),
-                };
-            }
-        }
-    });
-    let extractions: Vec<_> = extractions.collect();
-    let cx_binding = if uses_cx_mutably {
-        quote!(mut __cx)
-    } else {
-        quote!(__cx)
-    };
-
-    let fn_name = &sig.ident;
-    let await_call = sig.asyncness.map(|_| quote!(.await));
-    let call = if has_receiver {
-        quote! { __this.#fn_name(#(#idents),*) #await_call }
-    } else {
-        quote! { { let _ = __this; Self::#fn_name(#(#idents),*) #await_call } }
-    };
-    let ret_span = match &sig.output {
-        ReturnType::Type(_, ty) => ty.span(),
-        ReturnType::Default => sig.ident.span(),
-    };
-    let reply = match output {
-        Output::Empty => {
-            quote_spanned! {ret_span=> { let () = __output; ::framework::__private::reply_empty(#status) } }
-        }
-        Output::Json(_) => {
-            quote_spanned! {ret_span=> ::framework::__private::reply_json(&__output, #status) }
-        }
-        Output::EmptyResult => {
-            quote_spanned! {ret_span=> ::framework::__private::reply_empty_result(__output, #status) }
-        }
-        Output::JsonResult(_) => {
-            quote_spanned! {ret_span=> ::framework::__private::reply_json_result(__output, #status) }
-        }
-    };
-
+    let answer = answer_type(&sig.output)?;
+    let meta = route_meta(method, &args, route, &path, controller, &answer);
+    let extractions = extractions(&args, &path);
+    let call = call(sig, has_receiver, args.len());
     Ok(quote! {
         {
-            static __ROUTE_META: ::framework::RouteMeta = ::framework::RouteMeta {
-                controller: #controller,
-                handler: #handler_name,
-                method: ::framework::HttpMethod::#method_variant,
-                path: #nestia,
-                router_path: #router,
-                path_params: &[#(#param_metas),*],
-                inputs: &[#(#input_metas),*],
-                status: #status,
-                has_response_body: #has_body,
-                response: #response_schema,
-                errors: &[#(#error_metas),*],
-                summary: #summary,
-                description: #description,
-            };
+            static __ROUTE_META: ::framework::RouteMeta = #meta;
             ::framework::__private::Route::new(
                 &__ROUTE_META,
                 |__this: ::framework::__private::Arc<Self>,
-                 #cx_binding: ::framework::__private::RequestContext|
+                 mut __cx: ::framework::__private::RequestContext|
                  -> ::framework::__private::BoxFuture<::framework::Response> {
                     ::framework::__private::Box::pin(async move {
-                        #(#extractions)*
-                        let __output = #call;
-                        #reply
+                        #extractions
+                        let __output: #answer = #call;
+                        ::framework::IntoResponse::into_response(
+                            __output,
+                            ::framework::__private::status(__ROUTE_META.status),
+                        )
                     })
                 },
             )
         }
     })
+}
+
+/// The `RouteMeta` literal.
+fn route_meta(
+    method: &ImplItemFn,
+    args: &[Arg],
+    route: &RouteAttr,
+    path: &RoutePath,
+    controller: &str,
+    answer: &Type,
+) -> TokenStream {
+    let declared = match route.status {
+        Some(status) => quote!(::core::option::Option::Some(#status)),
+        None => quote!(::core::option::Option::None),
+    };
+    let error_metas = route.errors.iter().map(|(status, description)| {
+        quote! { ::framework::ErrorMeta::new(#status, #description) }
+    });
+    let (summary, description) = docs::summary_and_description(&docs::doc_text(&method.attrs));
+    let handler_name = method.sig.ident.to_string();
+    let method_variant = route.method.variant();
+    let RoutePath { nestia, router, .. } = path;
+    let last = args
+        .iter()
+        .rposition(|arg| matches!(arg, Arg::Extractor { .. }));
+    let input_metas = args
+        .iter()
+        .enumerate()
+        .filter_map(|(index, arg)| match arg {
+            Arg::Extractor { ty } if Some(index) == last => {
+                Some(quote_spanned! {ty.span()=> <#ty as ::framework::FromRequest<_>>::INPUT })
+            }
+            Arg::Extractor { ty } => {
+                Some(quote_spanned! {ty.span()=> <#ty as ::framework::FromRequestParts>::INPUT })
+            }
+            Arg::Param { .. } => None,
+        });
+    let param_metas = param_metas(args, path);
+    let sdk = route.sdk;
+    let answer_span = answer.span();
+    let responses =
+        quote_spanned! {answer_span=> <#answer as ::framework::IntoResponse>::describe };
+    let answer_status =
+        quote_spanned! {answer_span=> <#answer as ::framework::IntoResponse>::DEFAULT_STATUS };
+    quote! {
+        ::framework::RouteMeta {
+            controller: #controller,
+            handler: #handler_name,
+            method: ::framework::HttpMethod::#method_variant,
+            path: #nestia,
+            router_path: #router,
+            path_params: &[#(#param_metas),*],
+            inputs: &[#(#input_metas),*],
+            status: ::framework::__private::route_status(
+                #declared,
+                #answer_status,
+                ::framework::HttpMethod::#method_variant,
+            ),
+            responses: #responses,
+            errors: &[#(#error_metas),*],
+            summary: #summary,
+            description: #description,
+            sdk: #sdk,
+        }
+    }
+}
+
+/// The `PathParamMeta` of each path parameter, in path order.
+fn param_metas<'a>(args: &'a [Arg], path: &'a RoutePath) -> impl Iterator<Item = TokenStream> + 'a {
+    path.params.iter().map(move |name| {
+        let found = args.iter().find_map(|arg| match arg {
+            Arg::Param {
+                name: known,
+                ty,
+                tags,
+            } if known == name => Some((ty, tags)),
+            _ => None,
+        });
+        let tags = found
+            .map(|(_, tags)| tags.schema_tags())
+            .unwrap_or_default();
+        let ty = found.map(|(ty, _)| ty);
+        let catch_all = path.catch_all.as_deref() == Some(name.as_str());
+        quote! {
+            ::framework::PathParamMeta {
+                name: #name,
+                tags: &[#(#tags),*],
+                schema: <#ty as ::framework::__private::ToSchema>::schema,
+                catch_all: #catch_all,
+            }
+        }
+    })
+}
+
+/// Reads every argument: path parameters and head extractors first (all
+/// their validation problems reported together), then the body.
+fn extractions(args: &[Arg], path: &RoutePath) -> TokenStream {
+    let last = args
+        .iter()
+        .rposition(|arg| matches!(arg, Arg::Extractor { .. }));
+    let idents: Vec<_> = (0..args.len())
+        .map(|index| format_ident!("__arg{}", index))
+        .collect();
+    let mut head = Vec::new();
+    let mut body = None;
+    for (index, (arg, ident)) in args.iter().zip(&idents).enumerate() {
+        match arg {
+            Arg::Param { name, ty, tags } => {
+                head.push(param_extraction(ident, name, ty, tags, path))
+            }
+            Arg::Extractor { ty } if Some(index) == last => {
+                body = Some(quote_spanned! {ty.span()=>
+                    let #ident = match __refused.take(
+                        <#ty as ::framework::FromRequest<_>>::from_request(&mut __cx).await,
+                    ) {
+                        ::core::ops::ControlFlow::Continue(value) => value,
+                        ::core::ops::ControlFlow::Break(response) => return response,
+                    };
+                });
+            }
+            Arg::Extractor { ty } => head.push(quote_spanned! {ty.span()=>
+                let #ident = match __refused.take(
+                    <#ty as ::framework::FromRequestParts>::from_request_parts(&mut __cx).await,
+                ) {
+                    ::core::ops::ControlFlow::Continue(value) => value,
+                    ::core::ops::ControlFlow::Break(response) => return response,
+                };
+            }),
+        }
+    }
+    if args.is_empty() {
+        return TokenStream::new();
+    }
+    let somes = idents
+        .iter()
+        .map(|ident| quote!(::core::option::Option::Some(#ident)));
+    quote! {
+        let mut __refused = ::framework::__private::Refusals::new();
+        #(#head)*
+        #body
+        let (#(#somes,)*) = (#(#idents,)*) else {
+            return __refused.into_response();
+        };
+    }
+}
+
+/// Reads one path parameter and checks its `#[tags]`.
+fn param_extraction(
+    ident: &syn::Ident,
+    name: &str,
+    ty: &Type,
+    tags: &Tags,
+    path: &RoutePath,
+) -> TokenStream {
+    let index = path
+        .params
+        .iter()
+        .position(|known| known == name)
+        .unwrap_or_default();
+    let constraint = tags.constrains().then(|| {
+        let check = peeled_check(&quote!(value), Some(ty), tags);
+        let schema_tags = tags.schema_tags();
+        quote! {
+            let #ident = #ident.filter(|value| {
+                let passed = #check;
+                if !passed {
+                    __refused.refuse(::framework::__private::path_param_refused::<#ty>(
+                        &__cx, #index, #name, &[#(#schema_tags),*],
+                    ));
+                }
+                passed
+            });
+        }
+    });
+    quote_spanned! {ty.span()=>
+        let #ident: ::core::option::Option<#ty> = match __refused.take(
+            ::framework::__private::path_param::<#ty>(&__cx, #index, #name),
+        ) {
+            ::core::ops::ControlFlow::Continue(value) => value,
+            ::core::ops::ControlFlow::Break(response) => return response,
+        };
+        #constraint
+    }
+}
+
+/// The call of the handler with its arguments.
+fn call(sig: &syn::Signature, has_receiver: bool, count: usize) -> TokenStream {
+    let idents: Vec<_> = (0..count)
+        .map(|index| format_ident!("__arg{}", index))
+        .collect();
+    let fn_name = &sig.ident;
+    let await_call = sig.asyncness.map(|_| quote!(.await));
+    if has_receiver {
+        quote! { __this.#fn_name(#(#idents),*) #await_call }
+    } else {
+        quote! { { let _ = __this; Self::#fn_name(#(#idents),*) #await_call } }
+    }
 }
 
 /// Every `:name` in the path has a `#[param]` argument and vice versa.
@@ -395,38 +469,4 @@ fn check_params(
         ));
     }
     Ok(())
-}
-
-/// Classifies the return type. `Result<T, E>`, and aliases whose name ends
-/// in `Result` (`ApiResult<T>`, `io::Result<T>`), are fallible; their first
-/// type argument is the success type.
-fn output_kind(output: &ReturnType) -> Output {
-    let ty = match output {
-        ReturnType::Default => return Output::Empty,
-        ReturnType::Type(_, ty) => &**ty,
-    };
-    if is_unit(ty) {
-        return Output::Empty;
-    }
-    if let Type::Path(path) = ty
-        && let Some(last) = path.path.segments.last()
-        && last.ident.to_string().ends_with("Result")
-        && let PathArguments::AngleBracketed(generics) = &last.arguments
-        && let Some(GenericArgument::Type(ok)) = generics.args.first()
-    {
-        return if is_unit(ok) {
-            Output::EmptyResult
-        } else {
-            Output::JsonResult(ok.clone())
-        };
-    }
-    Output::Json(ty.clone())
-}
-
-fn is_unit(ty: &Type) -> bool {
-    match ty {
-        Type::Tuple(tuple) => tuple.elems.is_empty(),
-        Type::Paren(inner) => is_unit(&inner.elem),
-        _ => false,
-    }
 }

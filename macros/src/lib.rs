@@ -10,6 +10,7 @@ mod docs;
 mod dto;
 mod handler;
 mod path;
+mod response;
 mod route_attr;
 
 /// Marks an `impl` block as a controller: `#[controller("bbs/articles/:section")]`.
@@ -26,6 +27,13 @@ pub fn controller(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn dto(attr: TokenStream, item: TokenStream) -> TokenStream {
     dto::expand(attr.into(), item.into()).into()
+}
+
+/// Derives `framework::IntoResponse` for an enum of answers:
+/// `#[status(202)]` on a variant sets its status; doc comments describe it.
+#[proc_macro_derive(IntoResponse, attributes(status))]
+pub fn into_response(item: TokenStream) -> TokenStream {
+    response::expand(item.into()).into()
 }
 
 macro_rules! route_attribute {

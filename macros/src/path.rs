@@ -11,6 +11,8 @@ pub(crate) struct RoutePath {
     pub(crate) router: String,
     /// `["section", "id"]`
     pub(crate) params: Vec<String>,
+    /// The last parameter's name when it is a catch-all (`*path`).
+    pub(crate) catch_all: Option<String>,
 }
 
 /// Joins a controller's base path and a route's path and checks them.
@@ -23,21 +25,25 @@ pub(crate) fn join(base: &str, route: &str) -> Result<RoutePath, String> {
     let mut nestia = String::new();
     let mut router = String::new();
     let mut params: Vec<String> = Vec::new();
-    for segment in &segments {
+    let mut catch_all = None;
+    for (position, segment) in segments.iter().enumerate() {
         nestia.push('/');
         router.push('/');
         nestia.push_str(segment);
-        if let Some(name) = segment.strip_prefix(':') {
-            if !is_identifier(name) {
+        if let Some(name) = segment.strip_prefix('*') {
+            if position + 1 != segments.len() {
                 return Err(format!(
-                    "`:{name}` is not a parameter name; write `:name` with a Rust identifier as the whole segment"
+                    "`*{name}` takes the rest of the path, so it must be the last segment"
                 ));
             }
-            if params.iter().any(|known| known == name) {
-                return Err(format!(
-                    "the path has `:{name}` twice; give each parameter its own name"
-                ));
-            }
+            check_name(name, &params)?;
+            router.push_str("{*");
+            router.push_str(name);
+            router.push('}');
+            params.push(name.to_owned());
+            catch_all = Some(name.to_owned());
+        } else if let Some(name) = segment.strip_prefix(':') {
+            check_name(name, &params)?;
             router.push('{');
             router.push_str(name);
             router.push('}');
@@ -61,7 +67,23 @@ pub(crate) fn join(base: &str, route: &str) -> Result<RoutePath, String> {
         nestia,
         router,
         params,
+        catch_all,
     })
+}
+
+/// A parameter's name is an identifier, used once in the path.
+fn check_name(name: &str, params: &[String]) -> Result<(), String> {
+    if !is_identifier(name) {
+        return Err(format!(
+            "`:{name}` is not a parameter name; write `:name` (or a last `*name`) with a Rust identifier as the whole segment"
+        ));
+    }
+    if params.iter().any(|known| known == name) {
+        return Err(format!(
+            "the path has `{name}` twice; give each parameter its own name"
+        ));
+    }
+    Ok(())
 }
 
 fn is_identifier(name: &str) -> bool {
@@ -90,6 +112,19 @@ mod tests {
         assert_eq!(path.params, ["section", "id"]);
         assert_eq!(join("/a/", "").unwrap().router, "/a");
         assert_eq!(join("", "").unwrap().router, "/");
+    }
+
+    #[test]
+    fn translates_catch_alls() {
+        let path = join("files", "*path").unwrap();
+        assert_eq!(path.nestia, "/files/*path");
+        assert_eq!(path.router, "/files/{*path}");
+        assert_eq!(path.catch_all.as_deref(), Some("path"));
+        assert!(
+            join("files/*path", "x")
+                .unwrap_err()
+                .contains("last segment")
+        );
     }
 
     #[test]

@@ -48,6 +48,8 @@ pub(crate) struct RouteAttr {
     pub(crate) status: Option<u16>,
     /// Documented error statuses and when they happen.
     pub(crate) errors: Vec<(u16, String)>,
+    /// Whether the SDKs include the route (`sdk = false` leaves it out).
+    pub(crate) sdk: bool,
     /// The attribute itself, for errors that point at it.
     pub(crate) attr: Attribute,
 }
@@ -73,6 +75,7 @@ struct Args {
     path: LitStr,
     status: Option<LitInt>,
     errors: Vec<(u16, String)>,
+    sdk: bool,
 }
 
 /// `errors(403 = "wrong password", 404)`.
@@ -113,6 +116,7 @@ impl Parse for Args {
         })?;
         let mut status = None;
         let mut errors = Vec::new();
+        let mut sdk = true;
         while input.peek(Token![,]) {
             input.parse::<Token![,]>()?;
             if input.is_empty() {
@@ -124,11 +128,14 @@ impl Parse for Args {
                 status = Some(input.parse::<LitInt>()?);
             } else if key == "errors" {
                 errors = parse_errors(input)?;
+            } else if key == "sdk" {
+                input.parse::<Token![=]>()?;
+                sdk = input.parse::<syn::LitBool>()?.value;
             } else {
                 return Err(syn::Error::new(
                     key.span(),
                     format!(
-                        "unknown route option `{key}`; options are `status = <code>` and `errors(404 = \"when\", ...)`"
+                        "unknown route option `{key}`; options are `status = <code>`, `errors(404 = \"when\", ...)` and `sdk = false`"
                     ),
                 ));
             }
@@ -137,6 +144,7 @@ impl Parse for Args {
             path,
             status,
             errors,
+            sdk,
         })
     }
 }
@@ -160,7 +168,7 @@ impl RouteAttr {
                 if !(200..=299).contains(&code) {
                     return Err(syn::Error::new(
                         lit.span(),
-                        "`status` is the success status and must be 2xx; return `Err(ApiError)` for errors",
+                        "`status` is the success status and must be 2xx; return `Err(ApiError)` for errors, or a `Redirect` for 3xx",
                     ));
                 }
                 Some(code)
@@ -171,6 +179,7 @@ impl RouteAttr {
             path: args.path,
             status,
             errors: args.errors,
+            sdk: args.sdk,
             attr: attr.clone(),
         })
     }

@@ -4,7 +4,7 @@ use std::ops::{Deref, DerefMut};
 
 use http::{StatusCode, header};
 
-use super::{FromRequest, InputKind, InputMeta};
+use super::{ContentKind, FromRequest, InputMeta};
 use crate::{
     dto::{Dto, decode_json},
     error::ApiError,
@@ -65,15 +65,15 @@ impl<T> DerefMut for TypedBody<T> {
 }
 
 impl<T: Dto> FromRequest for TypedBody<T> {
-    const INPUT: InputMeta = InputMeta {
-        kind: InputKind::Body,
-        reads_body: true,
-        schema: Some(<T as crate::schema::ToSchema>::schema),
-    };
+    const INPUT: InputMeta = InputMeta::body(
+        ContentKind::Json,
+        "application/json",
+        Some(<T as crate::schema::ToSchema>::schema),
+    );
 
-    fn from_request(cx: &mut RequestContext) -> Result<Self, ApiError> {
+    async fn from_request(cx: &mut RequestContext) -> Result<Self, ApiError> {
         check_json_content_type(cx.headers())?;
-        let body = cx.take_body();
+        let body = cx.collect_body().await?;
         if body.is_empty() {
             return Err(ApiError::new(
                 StatusCode::BAD_REQUEST,
@@ -87,26 +87,37 @@ impl<T: Dto> FromRequest for TypedBody<T> {
 
 /// Refuses a body that is not declared as JSON.
 fn check_json_content_type(headers: &http::HeaderMap) -> Result<(), ApiError> {
-    let content_type = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok());
-    let is_json = content_type.is_some_and(|value| {
-        let essence = value.split(';').next().unwrap_or_default().trim();
-        let Some((kind, subtype)) = essence.split_once('/') else {
-            return false;
-        };
+    check_content_type(headers, "application/json", |kind, subtype| {
         kind.eq_ignore_ascii_case("application")
             && (subtype.eq_ignore_ascii_case("json")
                 || subtype.len() > 5 && subtype[subtype.len() - 5..].eq_ignore_ascii_case("+json"))
+    })
+}
+
+/// Refuses a body whose `Content-Type` essence (`type/subtype`, parameters
+/// left out) does not pass `accepts`, naming `wanted` in the `415`.
+pub(super) fn check_content_type(
+    headers: &http::HeaderMap,
+    wanted: &str,
+    accepts: impl FnOnce(&str, &str) -> bool,
+) -> Result<(), ApiError> {
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok());
+    let accepted = content_type.is_some_and(|value| {
+        let essence = value.split(';').next().unwrap_or_default().trim();
+        essence
+            .split_once('/')
+            .is_some_and(|(kind, subtype)| accepts(kind, subtype))
     });
-    if is_json {
+    if accepted {
         Ok(())
     } else {
         Err(ApiError::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             "unsupported_media_type",
             format!(
-                "body: expected `application/json`, got {}",
+                "body: expected `{wanted}`, got {}",
                 content_type.map_or("no content type".to_owned(), |value| format!("`{value}`"))
             ),
         ))

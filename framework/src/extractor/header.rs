@@ -7,7 +7,7 @@ use serde::de::{IntoDeserializer, value::MapDeserializer};
 use serde_json::{Map, Value};
 
 use super::{
-    FromRequest, InputKind, InputMeta,
+    FromRequestParts, InputKind, InputMeta,
     text::{self, TextValues},
 };
 use crate::{
@@ -71,14 +71,11 @@ impl<T> DerefMut for TypedHeaders<T> {
     }
 }
 
-impl<T: Dto> FromRequest for TypedHeaders<T> {
-    const INPUT: InputMeta = InputMeta {
-        kind: InputKind::Headers,
-        reads_body: false,
-        schema: Some(<T as crate::schema::ToSchema>::schema),
-    };
+impl<T: Dto> FromRequestParts for TypedHeaders<T> {
+    const INPUT: InputMeta =
+        InputMeta::typed(InputKind::Headers, <T as crate::schema::ToSchema>::schema);
 
-    fn from_request(cx: &mut RequestContext) -> Result<Self, ApiError> {
+    async fn from_request_parts(cx: &mut RequestContext) -> Result<Self, ApiError> {
         let headers = cx.headers();
         // Header names come lower-case from `http`; group repeated headers.
         let mut grouped: Vec<(&str, Vec<&str>)> = Vec::with_capacity(headers.keys_len());
@@ -96,40 +93,58 @@ impl<T: Dto> FromRequest for TypedHeaders<T> {
             }
             grouped.push((name.as_str(), values));
         }
-        decode_text_map(
-            || {
-                let map = MapDeserializer::new(grouped.iter().map(|(name, values)| {
-                    (
-                        name.into_deserializer(),
-                        TextValues::header(values.as_slice()),
-                    )
-                }));
-                T::deserialize(map).map_err(|err: serde::de::value::Error| err.to_string())
-            },
-            || {
-                let lists = list_fields::<T>();
-                let object: Map<String, Value> = grouped
-                    .iter()
-                    .map(|(name, values)| {
-                        let value = if lists.iter().any(|list| list == name) {
-                            text::list_items(values).map(Value::from).collect()
-                        } else {
-                            match values.as_slice() {
-                                [one] => Value::from(*one),
-                                many => Value::from(many.to_vec()),
-                            }
-                        };
-                        ((*name).to_owned(), value)
-                    })
-                    .collect();
-                Value::Object(object)
-            },
-            "$headers",
-            "invalid_header",
-            "headers",
-        )
-        .map(TypedHeaders)
+        decode_named(&grouped, true, "$headers", "invalid_header", "headers").map(TypedHeaders)
     }
+}
+
+/// Decodes named text values (headers, cookies) as the fields of a `T`,
+/// listing every problem under `root` when they are not one. With `lists`,
+/// array fields split each value at its commas (RFC 9110 header lists).
+pub(super) fn decode_named<T: Dto>(
+    grouped: &[(&str, Vec<&str>)],
+    lists: bool,
+    root: &'static str,
+    code: &'static str,
+    what: &'static str,
+) -> Result<T, ApiError> {
+    decode_text_map(
+        || {
+            let map = MapDeserializer::new(grouped.iter().map(|(name, values)| {
+                let values = if lists {
+                    TextValues::header(values.as_slice())
+                } else {
+                    TextValues::new(values.as_slice())
+                };
+                (name.into_deserializer(), values)
+            }));
+            T::deserialize(map).map_err(|err: serde::de::value::Error| err.to_string())
+        },
+        || {
+            let list_names = if lists {
+                list_fields::<T>()
+            } else {
+                Vec::new()
+            };
+            let object: Map<String, Value> = grouped
+                .iter()
+                .map(|(name, values)| {
+                    let value = if list_names.iter().any(|list| list == name) {
+                        text::list_items(values).map(Value::from).collect()
+                    } else {
+                        match values.as_slice() {
+                            [one] => Value::from(*one),
+                            many => Value::from(many.to_vec()),
+                        }
+                    };
+                    ((*name).to_owned(), value)
+                })
+                .collect();
+            Value::Object(object)
+        },
+        root,
+        code,
+        what,
+    )
 }
 
 /// The fields of `T` that are arrays: their headers are comma-separated lists.

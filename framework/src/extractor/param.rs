@@ -5,17 +5,19 @@ use serde::de::DeserializeOwned;
 
 use super::text::TextValues;
 use crate::{
+    dto::Validate,
     error::{ApiError, ValidationIssue},
     request::RequestContext,
     schema::{Tag, ToSchema, apply_tags, expected, schema_of},
 };
 
 /// Reads the `index`-th path parameter, named `name`, as a `T`: strings,
-/// integers, booleans, `Uuid`s and `#[dto]` enums (by their wire names)
-/// work. A bad value is a `400 invalid_path_parameter` that names the
-/// parameter and says what it should have been.
+/// integers, booleans, `Uuid`s, `#[dto]` enums (by their wire names) and
+/// `#[dto]` newtypes (with their own constraints checked) work. A bad value
+/// is a `400 invalid_path_parameter` that names the parameter and says
+/// what it should have been.
 #[doc(hidden)]
-pub fn path_param<T: DeserializeOwned + ToSchema + 'static>(
+pub fn path_param<T: DeserializeOwned + ToSchema + Validate + 'static>(
     cx: &RequestContext,
     index: usize,
     name: &'static str,
@@ -26,8 +28,10 @@ pub fn path_param<T: DeserializeOwned + ToSchema + 'static>(
         ))
     })?;
     let values = [value];
-    T::deserialize(TextValues::new(&values))
-        .map_err(|_| path_param_refused::<T>(cx, index, name, &[]))
+    match T::deserialize(TextValues::new(&values)) {
+        Ok(value) if value.is_valid() => Ok(value),
+        _ => Err(path_param_refused::<T>(cx, index, name, &[])),
+    }
 }
 
 /// The refusal of a path parameter that is not a `T`, or that breaks a

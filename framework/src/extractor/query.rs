@@ -2,7 +2,7 @@
 
 use std::ops::{Deref, DerefMut};
 
-use super::{FromRequest, InputKind, InputMeta};
+use super::{FromRequestParts, InputKind, InputMeta};
 use crate::{
     dto::{Dto, decode_text_map},
     error::ApiError,
@@ -72,14 +72,11 @@ impl<T> DerefMut for TypedQuery<T> {
     }
 }
 
-impl<T: Dto> FromRequest for TypedQuery<T> {
-    const INPUT: InputMeta = InputMeta {
-        kind: InputKind::Query,
-        reads_body: false,
-        schema: Some(<T as crate::schema::ToSchema>::schema),
-    };
+impl<T: Dto> FromRequestParts for TypedQuery<T> {
+    const INPUT: InputMeta =
+        InputMeta::typed(InputKind::Query, <T as crate::schema::ToSchema>::schema);
 
-    fn from_request(cx: &mut RequestContext) -> Result<Self, ApiError> {
+    async fn from_request_parts(cx: &mut RequestContext) -> Result<Self, ApiError> {
         let query = cx.parts().uri.query().unwrap_or_default();
         parse_query(query).map(TypedQuery)
     }
@@ -90,18 +87,27 @@ const QS: serde_qs::Config = serde_qs::Config::new()
     .use_form_encoding(true);
 
 pub(crate) fn parse_query<T: Dto>(query: &str) -> Result<T, ApiError> {
+    parse_urlencoded(query, "$query", "invalid_query", "query")
+}
+
+/// Decodes `application/x-www-form-urlencoded` text (a query string or a
+/// form body; nested fields as `a[b]=1`, lists as `a[0]=x`) as a `T`,
+/// listing every problem under `root`.
+pub(crate) fn parse_urlencoded<T: Dto>(
+    text: &str,
+    root: &'static str,
+    code: &'static str,
+    what: &'static str,
+) -> Result<T, ApiError> {
     decode_text_map(
+        || QS.deserialize_str::<T>(text).map_err(|err| err.to_string()),
         || {
-            QS.deserialize_str::<T>(query)
-                .map_err(|err| err.to_string())
+            QS.deserialize_str::<serde_json::Value>(text)
+                .unwrap_or_else(|_| serde_json::Value::from(text))
         },
-        || {
-            QS.deserialize_str::<serde_json::Value>(query)
-                .unwrap_or_else(|_| serde_json::Value::from(query))
-        },
-        "$query",
-        "invalid_query",
-        "query",
+        root,
+        code,
+        what,
     )
 }
 

@@ -2,22 +2,31 @@
 
 use std::collections::BTreeMap;
 
-use http::StatusCode;
 use utoipa::openapi::{
     ComponentsBuilder, ContentBuilder, InfoBuilder, OpenApi, OpenApiBuilder, Paths, RefOr,
     Required, ResponseBuilder,
+    header::HeaderBuilder,
     path::{
         HttpMethod as OaMethod, OperationBuilder, ParameterBuilder, ParameterIn, ParameterStyle,
     },
     request_body::RequestBodyBuilder,
-    schema::{ArrayBuilder, ObjectBuilder, Schema as OaSchema, SchemaType, Type},
-    security::{SecurityRequirement, SecurityScheme},
+    schema::{
+        ArrayBuilder, KnownFormat, ObjectBuilder, Schema as OaSchema, SchemaFormat, SchemaType,
+        Type,
+    },
+    security::{
+        ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme,
+    },
 };
 
 use super::schema::Converter;
 use crate::{
     error::PROBLEM_JSON,
-    manifest::{ApiManifest, PROBLEM_TYPE, RouteManifest},
+    extractor::ContentKind,
+    manifest::{
+        ApiManifest, PROBLEM_TYPE, ResponseManifest, RouteManifest, SecurityKindManifest,
+        SecuritySchemeManifest,
+    },
     route::{Controller, HttpMethod, RouteMeta},
     schema::{DefId, Schema, TypeKind},
 };
@@ -37,6 +46,14 @@ pub enum OpenApiError {
         first: &'static str,
         /// The other.
         second: &'static str,
+    },
+    /// Two guards declare different security schemes with one name.
+    #[error(
+        "two different security schemes are named `{name}`; give each `SecurityMeta` its own name"
+    )]
+    AmbiguousScheme {
+        /// The scheme's name.
+        name: String,
     },
 }
 
@@ -177,6 +194,9 @@ impl OpenApiDocument {
         for (name, scheme) in &self.security_schemes {
             components = components.security_scheme(name.clone(), scheme.clone());
         }
+        for scheme in &manifest.security_schemes {
+            components = components.security_scheme(scheme.name.clone(), security_scheme(scheme));
+        }
         let mut paths = Paths::new();
         for route in &manifest.routes {
             let operation = self.operation(route, &converter);
@@ -217,6 +237,7 @@ impl OpenApiDocument {
         let fields = [
             (ParameterIn::Query, &route.query),
             (ParameterIn::Header, &route.headers),
+            (ParameterIn::Cookie, &route.cookies),
         ];
         for (location, schema) in fields {
             if let Some(Schema::Ref(id)) = schema
@@ -253,39 +274,102 @@ impl OpenApiDocument {
                 RequestBodyBuilder::new()
                     .required(Some(Required::True))
                     .content(
-                        "application/json",
+                        body.media_type.clone(),
                         ContentBuilder::new()
-                            .schema(Some(converter.schema(body)))
+                            .schema(Some(content_schema(
+                                body.kind,
+                                body.schema.as_ref(),
+                                converter,
+                            )))
                             .build(),
                     )
                     .build(),
             ));
         }
-        let success = StatusCode::from_u16(route.status).unwrap_or(StatusCode::OK);
-        let mut response =
-            ResponseBuilder::new().description(success.canonical_reason().unwrap_or("Success"));
-        if let Some(schema) = &route.response {
-            response = response.content(
-                "application/json",
-                ContentBuilder::new()
-                    .schema(Some(converter.schema(schema)))
-                    .build(),
-            );
+        for answer in &route.responses {
+            operation = operation.response(answer.status.to_string(), response(answer, converter));
         }
-        operation = operation.response(route.status.to_string(), response.build());
         for error in &route.errors {
             operation = operation.response(
                 error.status.to_string(),
                 problem_response(&error.description),
             );
         }
-        for scheme in &self.security {
+        for scheme in self.security.iter().chain(&route.security) {
             operation = operation.security(SecurityRequirement::new(
                 scheme.clone(),
                 Vec::<String>::new(),
             ));
         }
         operation.build()
+    }
+}
+
+/// The schema of a body: bytes are `string` with `format: binary`.
+fn content_schema(
+    kind: ContentKind,
+    schema: Option<&Schema>,
+    converter: &Converter<'_>,
+) -> RefOr<OaSchema> {
+    match (kind, schema) {
+        (ContentKind::Bytes, _) | (_, None) => ObjectBuilder::new()
+            .schema_type(Type::String)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Binary)))
+            .into(),
+        (_, Some(schema)) => converter.schema(schema),
+    }
+}
+
+/// One answer: its body by media type, and its headers.
+fn response(
+    answer: &ResponseManifest,
+    converter: &Converter<'_>,
+) -> RefOr<utoipa::openapi::Response> {
+    let mut response = ResponseBuilder::new().description(answer.description.clone());
+    if let Some(content) = &answer.content {
+        response = response.content(
+            content.media_type.clone(),
+            ContentBuilder::new()
+                .schema(Some(content_schema(
+                    content.kind,
+                    content.schema.as_ref(),
+                    converter,
+                )))
+                .build(),
+        );
+    }
+    for header in &answer.headers {
+        let description = if header.required {
+            header.description.clone()
+        } else {
+            format!("{} Not always sent.", header.description)
+        };
+        let built = HeaderBuilder::new()
+            .schema(ObjectBuilder::new().schema_type(Type::String))
+            .description(Some(description))
+            .build();
+        response = response.header(header.name.clone(), built);
+    }
+    response.build().into()
+}
+
+/// A scheme of the manifest in OpenAPI's terms.
+fn security_scheme(scheme: &SecuritySchemeManifest) -> SecurityScheme {
+    let description = (!scheme.description.is_empty()).then(|| scheme.description.clone());
+    match &scheme.kind {
+        SecurityKindManifest::ApiKeyHeader { name } => SecurityScheme::ApiKey(ApiKey::Header(
+            ApiKeyValue::with_description(name.clone(), description.unwrap_or_default()),
+        )),
+        SecurityKindManifest::ApiKeyCookie { name } => SecurityScheme::ApiKey(ApiKey::Cookie(
+            ApiKeyValue::with_description(name.clone(), description.unwrap_or_default()),
+        )),
+        // `Bearer`, and kinds added later.
+        _ => SecurityScheme::Http(
+            HttpBuilder::new()
+                .scheme(HttpAuthScheme::Bearer)
+                .description(description)
+                .build(),
+        ),
     }
 }
 

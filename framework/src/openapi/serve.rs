@@ -31,11 +31,11 @@ const fn builtin(
         path_params: &[],
         inputs: &[],
         status: 200,
-        has_response_body: true,
-        response: None,
+        responses: |_, _| Vec::new(),
         errors: &[],
         summary: "",
         description: "",
+        sdk: false,
     }
 }
 

@@ -46,7 +46,7 @@ impl Clash {
 #[test]
 fn two_types_with_one_name_are_refused_at_startup() {
     let err = App::builder().controller(Clash).build().unwrap_err();
-    let BuildError::OpenApi(OpenApiError::AmbiguousName {
+    let BuildError::Manifest(OpenApiError::AmbiguousName {
         name,
         first,
         second,
@@ -106,7 +106,7 @@ fn documents_security_queries_and_headers() {
         .controller(Secure)
         .build()
         .unwrap();
-    let document: serde_json::Value = serde_json::from_str(app.openapi_json()).unwrap();
+    let document: serde_json::Value = serde_json::from_str(&app.openapi_json()).unwrap();
     assert_eq!(document["info"]["title"], "Secure");
     assert_eq!(
         document["components"]["securitySchemes"]["bearer"]["scheme"],

@@ -4,6 +4,7 @@
 mod case;
 pub(crate) mod field;
 mod serde_attrs;
+mod serde_impl;
 pub(crate) mod tags;
 
 use proc_macro2::TokenStream;
@@ -64,6 +65,7 @@ fn expand_inner(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream
     let display = container.rename.clone().unwrap_or_else(|| name.to_string());
     let doc = docs::doc_text(&input.attrs);
 
+    let shape = serde_impl::shape(&input.data, &container);
     let (is_valid, kind) = match &mut input.data {
         Data::Struct(data) => struct_parts(&mut data.fields, &container, strict)?,
         Data::Enum(data) => enum_parts(data, &container, strict)?,
@@ -120,8 +122,8 @@ fn expand_inner(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream
                     }}
                 };
                 quote! {
-                    registry.define::<Self>(|registry| ::framework::__private::TypeDef {
-                        name: #label,
+                    registry.define_named::<Self>(|registry| { let _ = &registry; #label }, |registry, name| ::framework::__private::TypeDef {
+                        name,
                         rust_name: ::core::any::type_name::<Self>(),
                         description: ::framework::__private::String::from(#doc),
                         kind: #kind,
@@ -138,18 +140,48 @@ fn expand_inner(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream
             }
         }
     };
+    let answer_impl = answer_impl(&name, &input.generics);
     let deny =
         (strict && !container.deny_unknown_fields).then(|| quote!(#[serde(deny_unknown_fields)]));
-    let bounds = serde_bounds(&input.generics, container.bound);
+    let bounds = serde_bounds(&input.generics, container.bound.is_some());
+    let serde_impls = serde_impl::impls(&input, &container, &shape)?;
     Ok(quote! {
         #[derive(::framework::__private::serde::Serialize, ::framework::__private::serde::Deserialize)]
-        #[serde(crate = "::framework::__private::serde")]
+        #[serde(crate = "::framework::__private::serde", remote = "Self")]
         #deny
         #bounds
         #input
         #validate_impl
         #schema_impl
+        #answer_impl
+        #serde_impls
     })
+}
+
+/// A DTO answers JSON: `impl IntoResponse`.
+fn answer_impl(name: &Ident, generics: &Generics) -> TokenStream {
+    let generics = with_bound(
+        generics,
+        quote!(
+            ::framework::__private::serde::Serialize + ::framework::__private::ToSchema + 'static
+        ),
+    );
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics ::framework::IntoResponse for #name #ty_generics #where_clause {
+            fn describe(
+                status: u16,
+                registry: &mut ::framework::__private::Registry,
+            ) -> ::framework::__private::Vec<::framework::ResponseManifest> {
+                ::framework::__private::describe_json::<Self>(status, registry)
+            }
+
+            fn into_response(self, status: ::framework::__private::StatusCode) -> ::framework::Response {
+                ::framework::__private::json_response(&self, status)
+            }
+        }
+    }
 }
 
 /// serde infers no bounds for fields read with `deserialize_with` (as

@@ -31,7 +31,7 @@ async fn the_served_document_matches_the_golden_file() {
     assert_eq!(response.status(), 200);
     assert_eq!(response.header("content-type"), Some("application/json"));
     assert_eq!(response.text(), app.openapi_json());
-    assert_golden(app.openapi_json());
+    assert_golden(&app.openapi_json());
 }
 
 #[test]
@@ -79,7 +79,7 @@ fn the_document_is_valid_openapi_3_1() {
 #[tokio::test]
 async fn the_document_describes_every_route_with_its_schemas() {
     let (app, _dir) = app().await;
-    let document: serde_json::Value = serde_json::from_str(app.openapi_json()).unwrap();
+    let document: serde_json::Value = serde_json::from_str(&app.openapi_json()).unwrap();
     let operations: Vec<(String, String, String)> = document["paths"]
         .as_object()
         .unwrap()

@@ -1,0 +1,122 @@
+//! Every refused input of a request, reported in one `400`.
+
+use std::ops::ControlFlow;
+
+use http::StatusCode;
+
+use crate::{body::Response, error::ApiError};
+
+/// Collects what the extractors of one request refused, so a request whose
+/// path, query and headers are all wrong hears of every problem at once.
+/// A refusal that is not a validation problem (a guard's `401`, a `413`)
+/// stops the request at once. Used by the code `#[controller]` generates.
+#[doc(hidden)]
+#[derive(Debug, Default)]
+pub struct Refusals {
+    refused: Vec<ApiError>,
+}
+
+impl Refusals {
+    /// No refusals yet.
+    pub fn new() -> Self {
+        Refusals::default()
+    }
+
+    /// The value, `None` after a validation refusal (kept for the report),
+    /// or the response that ends the request.
+    pub fn take<T>(&mut self, result: Result<T, ApiError>) -> ControlFlow<Response, Option<T>> {
+        match result {
+            Ok(value) => ControlFlow::Continue(Some(value)),
+            Err(err) if is_validation(&err) => {
+                self.refused.push(err);
+                ControlFlow::Continue(None)
+            }
+            Err(err) => ControlFlow::Break(err.into_response()),
+        }
+    }
+
+    /// Records a validation refusal found after extraction (a path
+    /// parameter's `#[tags]`).
+    pub fn refuse(&mut self, err: ApiError) {
+        self.refused.push(err);
+    }
+
+    /// Whether an input was refused so far.
+    pub fn any(&self) -> bool {
+        !self.refused.is_empty()
+    }
+
+    /// The `400` for what was refused: one refusal as it is, several as one
+    /// `invalid_request` listing every issue.
+    pub fn into_response(mut self) -> Response {
+        if self.refused.len() == 1
+            && let Some(only) = self.refused.pop()
+        {
+            return only.into_response();
+        }
+        let message = self
+            .refused
+            .iter()
+            .map(ApiError::message)
+            .collect::<Vec<_>>()
+            .join("; ");
+        let issues: Vec<_> = self
+            .refused
+            .iter()
+            .flat_map(|err| err.issues().iter().cloned())
+            .collect();
+        ApiError::new(StatusCode::BAD_REQUEST, "invalid_request", message)
+            .with_issues(issues)
+            .into_response()
+    }
+}
+
+/// A `400` listing what is wrong with an input.
+fn is_validation(err: &ApiError) -> bool {
+    err.status() == StatusCode::BAD_REQUEST && !err.issues().is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ValidationIssue;
+
+    fn refused(path: &str) -> ApiError {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_query",
+            format!("{path} is bad"),
+        )
+        .with_issues([ValidationIssue::new(path, "string", 1)])
+    }
+
+    #[test]
+    fn reports_every_refusal_together() {
+        let mut refusals = Refusals::new();
+        assert!(matches!(
+            refusals.take(Err::<(), _>(refused("$query.a"))),
+            ControlFlow::Continue(None)
+        ));
+        assert!(matches!(
+            refusals.take(Ok(1)),
+            ControlFlow::Continue(Some(1))
+        ));
+        assert!(matches!(
+            refusals.take(Err::<(), _>(refused("$headers.b"))),
+            ControlFlow::Continue(None)
+        ));
+        assert!(refusals.any());
+        let response = refusals.into_response();
+        assert_eq!(response.status(), 400);
+    }
+
+    #[test]
+    fn a_guard_refusal_ends_the_request() {
+        let mut refusals = Refusals::new();
+        let unauthorized = ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", "no");
+        let ControlFlow::Break(response) = refusals.take(Err::<(), _>(unauthorized)) else {
+            panic!("a 401 must end the request");
+        };
+        assert_eq!(response.status(), 401);
+    }
+}

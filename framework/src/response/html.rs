@@ -1,0 +1,54 @@
+//! HTML pages rendered from askama templates.
+
+use http::{HeaderValue, StatusCode};
+
+use super::{ContentManifest, IntoResponse, ResponseManifest, text::with_media_type};
+use crate::{
+    body::{Body, Response},
+    error::ApiError,
+    extractor::ContentKind,
+    schema::{Registry, ToSchema},
+};
+
+/// The media type of HTML pages.
+const HTML: &str = "text/html; charset=utf-8";
+
+/// An HTML page rendered from an askama template; askama escapes every
+/// value it writes unless the template says `|safe`, so user-provided text
+/// renders as text. A template that fails to render answers `500`.
+///
+/// ```
+/// use askama::Template;
+/// use framework::{Html, IntoResponse};
+/// use http::StatusCode;
+///
+/// #[derive(Template)]
+/// #[template(source = "<h1>{{ title }}</h1>", ext = "html")]
+/// struct Heading<'a> { title: &'a str }
+///
+/// let page = Html(Heading { title: "<script>" }).into_response(StatusCode::OK);
+/// assert_eq!(page.headers()["content-type"], "text/html; charset=utf-8");
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Html<T>(pub T);
+
+impl<T: askama::Template> IntoResponse for Html<T> {
+    fn describe(status: u16, registry: &mut Registry) -> Vec<ResponseManifest> {
+        vec![
+            ResponseManifest::new(status).with_content(ContentManifest::new(
+                ContentKind::Html,
+                HTML,
+                Some(String::schema(registry)),
+            )),
+        ]
+    }
+
+    fn into_response(self, status: StatusCode) -> Response {
+        match self.0.render() {
+            Ok(page) => with_media_type(Body::from(page), status, HeaderValue::from_static(HTML)),
+            Err(err) => {
+                ApiError::internal(format_args!("rendering a page failed: {err}")).into_response()
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! JSON answers: `#[dto]` types, collections, numbers, and [`Json<T>`].
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+
+use http::{HeaderValue, StatusCode, header};
+use serde::Serialize;
+
+use super::{ContentManifest, IntoResponse, ResponseManifest};
+use crate::{
+    body::{Body, Response},
+    error::ApiError,
+    extractor::ContentKind,
+    schema::{Registry, ToSchema},
+};
+
+/// The media type of JSON answers.
+const JSON: &str = "application/json";
+
+/// A JSON answer of any serializable type with a schema, for types that do
+/// not answer JSON by themselves (`#[dto]` types, `Vec`, maps and numbers
+/// do): `Json("text".to_owned())` answers the JSON string `"text"` where a
+/// bare `String` would answer text.
+///
+/// ```
+/// use framework::{IntoResponse, Json};
+/// use http::StatusCode;
+///
+/// let response = Json("hi").into_response(StatusCode::OK);
+/// assert_eq!(response.headers()["content-type"], "application/json");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Json<T>(pub T);
+
+impl<T: Serialize + ToSchema> IntoResponse for Json<T> {
+    fn describe(status: u16, registry: &mut Registry) -> Vec<ResponseManifest> {
+        describe_json::<T>(status, registry)
+    }
+
+    fn into_response(self, status: StatusCode) -> Response {
+        json_response(&self.0, status)
+    }
+}
+
+/// The description of a JSON answer of `T`.
+#[doc(hidden)]
+pub fn describe_json<T: ToSchema + ?Sized>(
+    status: u16,
+    registry: &mut Registry,
+) -> Vec<ResponseManifest> {
+    vec![
+        ResponseManifest::new(status).with_content(ContentManifest::new(
+            ContentKind::Json,
+            JSON,
+            Some(T::schema(registry)),
+        )),
+    ]
+}
+
+/// A JSON answer with `status`.
+#[doc(hidden)]
+pub fn json_response<T: Serialize + ?Sized>(value: &T, status: StatusCode) -> Response {
+    match serde_json::to_vec(value) {
+        Ok(bytes) => {
+            let mut response = http::Response::new(Body::from(bytes));
+            *response.status_mut() = status;
+            response
+                .headers_mut()
+                .insert(header::CONTENT_TYPE, HeaderValue::from_static(JSON));
+            response
+        }
+        Err(err) => {
+            ApiError::internal(format_args!("serializing the answer failed: {err}")).into_response()
+        }
+    }
+}
+
+macro_rules! json_answers {
+    ($(impl[$($generics:tt)*] $ty:ty;)*) => {$(
+        impl<$($generics)*> IntoResponse for $ty {
+            fn describe(status: u16, registry: &mut Registry) -> Vec<ResponseManifest> {
+                describe_json::<Self>(status, registry)
+            }
+
+            fn into_response(self, status: StatusCode) -> Response {
+                json_response(&self, status)
+            }
+        }
+    )*};
+}
+
+json_answers! {
+    impl[T: Serialize + ToSchema] Vec<T>;
+    impl[T: Serialize + ToSchema] VecDeque<T>;
+    impl[T: Serialize + ToSchema] Option<T>;
+    impl[V: Serialize + ToSchema, S] HashMap<String, V, S>;
+    impl[V: Serialize + ToSchema] BTreeMap<String, V>;
+    impl[] serde_json::Value;
+    impl[] bool;
+    impl[] u8; impl[] u16; impl[] u32; impl[] u64; impl[] usize;
+    impl[] i8; impl[] i16; impl[] i32; impl[] i64; impl[] isize;
+    impl[] f32; impl[] f64;
+    impl[] uuid::Uuid;
+}
