@@ -191,6 +191,12 @@ pub(crate) fn expand(
     let meta = route_meta(method, &args, route, &path, controller, &answer);
     let extractions = extractions(&args, &path);
     let call = call(sig, has_receiver, args.len());
+    let reply = quote_spanned! {answer.span()=>
+        ::framework::IntoResponse::into_response(
+            __output,
+            ::framework::__private::status(__ROUTE_META.status),
+        )
+    };
     Ok(quote! {
         {
             static __ROUTE_META: ::framework::RouteMeta = #meta;
@@ -202,10 +208,7 @@ pub(crate) fn expand(
                     ::framework::__private::Box::pin(async move {
                         #extractions
                         let __output: #answer = #call;
-                        ::framework::IntoResponse::into_response(
-                            __output,
-                            ::framework::__private::status(__ROUTE_META.status),
-                        )
+                        #reply
                     })
                 },
             )

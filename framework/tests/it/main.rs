@@ -3,5 +3,7 @@
 
 mod dto;
 mod extractors;
+mod handler_model;
 mod openapi;
+mod parity;
 mod server;

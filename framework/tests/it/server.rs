@@ -569,3 +569,28 @@ async fn http2_continuation_flood_is_refused() {
         "cut off early, not after {sent} bytes"
     );
 }
+
+#[tokio::test]
+async fn head_answers_like_get_without_the_body_and_options_lists_methods() {
+    let running = start(|server| server).await;
+    let get = exchange(
+        running.addr,
+        b"GET /sleep/1 HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
+    )
+    .await;
+    assert!(get.contains("content-length: 1\r\n"), "{get}");
+    assert!(get.ends_with("\r\n\r\n1"), "{get}");
+    // A pipelined request after HEAD is answered on its own: HEAD sent no
+    // body bytes the client would mistake for the next answer.
+    let head = exchange(
+        running.addr,
+        b"HEAD /sleep/1 HTTP/1.1\r\nhost: x\r\n\r\nOPTIONS /sleep/1 HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
+    )
+    .await;
+    let (head_answer, options_answer) = head.split_once("HTTP/1.1 204").expect("two answers");
+    assert!(head_answer.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
+    assert!(head_answer.contains("content-length: 1\r\n"), "{head}");
+    assert!(head_answer.contains("content-type: application/json\r\n"), "{head}");
+    assert!(head_answer.ends_with("\r\n\r\n"), "HEAD sent a body: {head}");
+    assert!(options_answer.contains("allow: GET, HEAD, OPTIONS\r\n"), "{head}");
+}
