@@ -160,19 +160,7 @@ pub use macros::IntoResponse;
 /// `#[controller("bbs/articles/:section")]`. See the [crate docs](crate).
 pub use macros::controller;
 
-/// The route attributes used inside a `#[controller]` block:
-/// `#[typed_route::get(":id")]`, `post`, `put`, `patch`, `delete`.
-///
-/// A path is relative to the controller's base path and written nestia
-/// style, with `:name` for a parameter and a last `*name` for the rest of
-/// the path (`files/*path`); every parameter needs a handler argument
-/// marked `#[param]`. `post` answers `201 Created`, the others `200 OK`,
-/// a handler returning `()` (or `Result<(), E>`) answers `204 No Content`
-/// and answers with a status of their own ([`Redirect`], [`Created`]) keep
-/// it; `status = 202` overrides it: `#[typed_route::post("jobs", status =
-/// 202)]`. `errors(404 = "when")` documents errors; `sdk = false` leaves
-/// the route out of the SDKs (an HTML page, say). A `GET` route answers
-/// `HEAD` too, and every path answers `OPTIONS` with `Allow`.
+#[doc = include_str!("docs/handlers.md")]
 pub mod typed_route {
     pub use macros::{delete, get, patch, post, put};
 }
