@@ -85,12 +85,14 @@ compile_error!(
 );
 
 mod app;
+mod batched_io;
 mod body;
 pub mod cli;
 mod dispatch;
 mod dto;
 mod error;
 mod extractor;
+mod malformed;
 pub mod manifest;
 pub mod openapi;
 mod refusals;
@@ -165,12 +167,13 @@ pub mod typed_route {
     pub use macros::{delete, get, patch, post, put};
 }
 
-/// Helpers for testing DTOs: property checks, and values with one
-/// constraint broken.
+/// Helpers for testing DTOs (property checks, and values with one
+/// constraint broken) and servers (malformed requests).
 pub mod testing {
     pub use crate::dto::{
         Broken, broken_variants, check_broken_values, check_random_value, fuzz_json, fuzz_query,
     };
+    pub use crate::malformed::check_malformed_requests;
 }
 
 /// Everything a controller needs: `use framework::prelude::*;`.

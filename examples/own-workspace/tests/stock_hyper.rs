@@ -1,0 +1,67 @@
+//! The README's promises hold for an app outside the framework's workspace,
+//! built with crates.io's hyper: malformed requests get their 400/431, and
+//! pipelined requests are answered in order.
+
+use std::time::Duration;
+
+use framework::Server;
+use tokio::{
+    io::{AsyncReadExt, AsyncWriteExt},
+    net::{TcpListener, TcpStream},
+};
+
+async fn serve() -> std::net::SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let server = Server::from_listener(listener);
+    let addr = server.local_addr().unwrap();
+    tokio::spawn(server.serve_with_shutdown(own_workspace_app::app(), std::future::pending()));
+    addr
+}
+
+#[test]
+fn hyper_comes_from_crates_io() {
+    let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.lock")).unwrap();
+    let hyper = lock
+        .split("[[package]]")
+        .find(|package| package.contains("name = \"hyper\"\n"))
+        .expect("hyper is a dependency");
+    assert!(
+        hyper.contains("source = \"registry+https://github.com/rust-lang/crates.io-index\""),
+        "hyper is not the crates.io package: {hyper}"
+    );
+}
+
+#[tokio::test]
+async fn malformed_requests_get_their_answer() {
+    let addr = serve().await;
+    framework::testing::check_malformed_requests(addr, "/notes", "/notes/hello")
+        .await
+        .unwrap_or_else(|failures| panic!("{failures}"));
+}
+
+#[tokio::test]
+async fn pipelined_requests_are_answered_in_order_in_one_batch() {
+    let addr = serve().await;
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let mut batch = String::new();
+    for n in 0..10 {
+        let body = format!("{{\"text\":\"note {n}\"}}");
+        batch.push_str(&format!(
+            "POST /notes HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+            body.len()
+        ));
+    }
+    batch.push_str("GET /notes/hello HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n");
+    stream.write_all(batch.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    tokio::time::timeout(Duration::from_secs(5), stream.read_to_string(&mut answer))
+        .await
+        .expect("answered and closed")
+        .unwrap();
+    let positions: Vec<usize> = (0..10)
+        .map(|n| answer.find(&format!("note {n}")).expect("every note answered"))
+        .collect();
+    assert!(positions.windows(2).all(|pair| pair[0] < pair[1]), "{answer}");
+    assert_eq!(answer.matches("HTTP/1.1 201").count(), 10, "{answer}");
+    assert!(answer.ends_with("hello"), "{answer}");
+}

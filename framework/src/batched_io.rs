@@ -1,0 +1,250 @@
+//! A connection that batches the answers to pipelined requests.
+//!
+//! hyper flushes after every HTTP/1 answer unless `pipeline_flush` is on,
+//! and with `pipeline_flush` on, crates.io's hyper never flushes the answer
+//! to a malformed request while the malformed bytes sit unread in its
+//! buffer, so the client sees a bare close instead of its `400`/`431`. This
+//! layer gets both right with stock hyper: hyper flushes after each answer,
+//! and the flush is held back only while more input has just arrived (the
+//! next pipelined requests may already be in hyper's buffer). Held bytes go
+//! out as soon as a read finds nothing more to read, when the connection
+//! shuts down, or when they pass [`HELD_LIMIT`]: every pipelined batch is
+//! one write, and no answer is lost.
+//!
+//! HTTP/2 connections (recognized by their preface) are passed through.
+
+use std::{
+    io,
+    pin::Pin,
+    task::{Context, Poll, ready},
+};
+
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+
+/// Bytes held back before they are written anyway.
+pub(crate) const HELD_LIMIT: usize = 64 * 1024;
+
+/// The HTTP/2 connection preface's first bytes.
+const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0";
+
+/// A stream whose flushes wait while pipelined input is being answered.
+#[derive(Debug)]
+pub(crate) struct BatchedWrites<S> {
+    inner: S,
+    /// Answers written by hyper and not yet sent.
+    held: Vec<u8>,
+    /// How much of `held` is sent.
+    sent: usize,
+    /// The last read brought input: more requests may be waiting in
+    /// hyper's buffer, so a flush can wait for the next read.
+    input_pending: bool,
+    /// Whether to batch at all: off once the connection is HTTP/2.
+    batching: bool,
+    /// Whether the first bytes were seen (to recognize HTTP/2).
+    sniffed: bool,
+}
+
+impl<S> BatchedWrites<S> {
+    pub(crate) fn new(inner: S) -> Self {
+        BatchedWrites {
+            inner,
+            held: Vec::new(),
+            sent: 0,
+            input_pending: false,
+            batching: true,
+            sniffed: false,
+        }
+    }
+
+    /// Turns batching off for an HTTP/2 connection, from its first bytes.
+    fn sniff(&mut self, first: &[u8]) {
+        if !self.sniffed && !first.is_empty() {
+            self.sniffed = true;
+            let length = first.len().min(H2_PREFACE.len());
+            if first[..length] == H2_PREFACE[..length] {
+                self.batching = false;
+            }
+        }
+    }
+}
+
+impl<S: AsyncWrite + Unpin> BatchedWrites<S> {
+    /// Sends every held byte.
+    fn poll_send_held(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        while self.sent < self.held.len() {
+            let written =
+                ready!(Pin::new(&mut self.inner).poll_write(cx, &self.held[self.sent..]))?;
+            if written == 0 {
+                return Poll::Ready(Err(io::ErrorKind::WriteZero.into()));
+            }
+            self.sent += written;
+        }
+        self.held.clear();
+        self.sent = 0;
+        Poll::Ready(Ok(()))
+    }
+}
+
+impl<S: AsyncRead + AsyncWrite + Unpin> AsyncRead for BatchedWrites<S> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        match Pin::new(&mut this.inner).poll_read(cx, buf) {
+            Poll::Ready(Ok(())) => {
+                let arrived = &buf.filled()[before..];
+                this.sniff(arrived);
+                // End of input: nothing more will come to batch with.
+                this.input_pending = !arrived.is_empty();
+                Poll::Ready(Ok(()))
+            }
+            Poll::Pending => {
+                // Every request read so far is answered or being answered:
+                // send what is held before waiting for more.
+                this.input_pending = false;
+                if let Poll::Ready(Err(err)) = this.poll_send_held(cx) {
+                    return Poll::Ready(Err(err));
+                }
+                Poll::Pending
+            }
+            Poll::Ready(Err(err)) => Poll::Ready(Err(err)),
+        }
+    }
+}
+
+impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for BatchedWrites<S> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        data: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        if !this.batching {
+            ready!(this.poll_send_held(cx))?;
+            return Pin::new(&mut this.inner).poll_write(cx, data);
+        }
+        if this.held.len() + data.len() > HELD_LIMIT {
+            ready!(this.poll_send_held(cx))?;
+        }
+        this.held.extend_from_slice(data);
+        Poll::Ready(Ok(data.len()))
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        let total: usize = bufs.iter().map(|buf| buf.len()).sum();
+        if !this.batching {
+            ready!(this.poll_send_held(cx))?;
+            return Pin::new(&mut this.inner).poll_write_vectored(cx, bufs);
+        }
+        if this.held.len() + total > HELD_LIMIT {
+            ready!(this.poll_send_held(cx))?;
+        }
+        for buf in bufs {
+            this.held.extend_from_slice(buf);
+        }
+        Poll::Ready(Ok(total))
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        true
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        if this.batching && this.input_pending {
+            // The next read sends it, or finds the next pipelined request.
+            return Poll::Ready(Ok(()));
+        }
+        ready!(this.poll_send_held(cx))?;
+        Pin::new(&mut this.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        ready!(this.poll_send_held(cx))?;
+        Pin::new(&mut this.inner).poll_shutdown(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt, duplex};
+
+    use super::*;
+
+    #[tokio::test]
+    async fn holds_answers_while_input_arrives_and_sends_them_at_the_next_empty_read() {
+        let (client, server) = duplex(1024);
+        let mut server = BatchedWrites::new(server);
+        let (mut client_read, mut client_write) = tokio::io::split(client);
+        client_write
+            .write_all(b"GET / HTTP/1.1\r\n\r\n")
+            .await
+            .unwrap();
+        let mut buf = [0u8; 64];
+        let read = server.read(&mut buf).await.unwrap();
+        assert_eq!(read, 18);
+        server.write_all(b"first").await.unwrap();
+        server.flush().await.unwrap();
+        server.write_all(b"second").await.unwrap();
+        server.flush().await.unwrap();
+        assert_eq!(server.held, b"firstsecond");
+        // A read that finds nothing sends what is held, in one write.
+        let pending =
+            tokio::time::timeout(std::time::Duration::from_millis(20), server.read(&mut buf)).await;
+        assert!(pending.is_err(), "no input: the read waits");
+        let mut answer = [0u8; 11];
+        client_read.read_exact(&mut answer).await.unwrap();
+        assert_eq!(&answer, b"firstsecond");
+        // Nothing pending now: a flush sends at once.
+        server.write_all(b"third").await.unwrap();
+        server.flush().await.unwrap();
+        let mut third = [0u8; 5];
+        client_read.read_exact(&mut third).await.unwrap();
+        assert_eq!(&third, b"third");
+    }
+
+    #[tokio::test]
+    async fn shutdown_sends_what_is_held() {
+        let (mut client, server) = duplex(1024);
+        let mut server = BatchedWrites::new(server);
+        client.write_all(b"BAD\r\n").await.unwrap();
+        let mut buf = [0u8; 16];
+        server.read(&mut buf).await.unwrap();
+        server
+            .write_all(b"HTTP/1.1 400 Bad Request\r\n\r\n")
+            .await
+            .unwrap();
+        server.flush().await.unwrap();
+        server.shutdown().await.unwrap();
+        drop(server);
+        let mut answer = Vec::new();
+        client.read_to_end(&mut answer).await.unwrap();
+        assert_eq!(answer, b"HTTP/1.1 400 Bad Request\r\n\r\n");
+    }
+
+    #[tokio::test]
+    async fn http2_is_passed_through() {
+        let (mut client, server) = duplex(1024);
+        let mut server = BatchedWrites::new(server);
+        client
+            .write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
+            .await
+            .unwrap();
+        let mut buf = [0u8; 64];
+        server.read(&mut buf).await.unwrap();
+        server.write_all(b"frame").await.unwrap();
+        server.flush().await.unwrap();
+        let mut frame = [0u8; 5];
+        client.read_exact(&mut frame).await.unwrap();
+        assert_eq!(&frame, b"frame");
+    }
+}
