@@ -2,6 +2,31 @@
 //! `app manifest` prints, see [`framework::manifest`]): a TypeScript package
 //! and a Rust client crate, both through askama templates.
 //!
+//! What each input and answer becomes (TypeScript / Rust):
+//!
+//! - JSON bodies and answers: the DTO's type in both.
+//! - Form bodies (`TypedForm<T>`): `T`, sent as
+//!   `application/x-www-form-urlencoded` with nested fields `a[b]=1` and
+//!   lists `a[0]=x`, as the server's serde_qs decoder reads them.
+//! - Text (`PlainBody`, `String` answers): `string` / `&str` and `String`,
+//!   sent as `text/plain; charset=utf-8`.
+//! - Bytes: `Blob | Uint8Array` bodies and `Uint8Array` answers /
+//!   `impl Into<Bytes>` and `Bytes`.
+//! - Cookies (`Cookies<T>`): a `cookies: T` argument sent in one `Cookie`
+//!   header (a browser's `fetch` drops it and sends its own cookies).
+//! - Credentials: by scheme name on `connection.security` /
+//!   `ClientBuilder::<scheme>_token` (bearer) or `<scheme>_key` (API key).
+//!   A route whose credential is missing fails before sending
+//!   (`CredentialError` / `Error::MissingCredential`).
+//! - Catch-all path parameters: each segment encoded, slashes kept.
+//! - Redirects: reported as `Redirect { status, location }`, never followed
+//!   (`redirect: "manual"` / `redirect::Policy::none()`).
+//! - `Created<T>`: `Created { location, body }`.
+//! - Several success statuses: the union of their data, and one
+//!   `propagate` member per status / an enum per route in `answers`, a
+//!   variant per status named after the handler's enum variant.
+//! - Routes marked `sdk = false` are left out of both.
+//!
 //! ```no_run
 //! use sdk_gen::{Targets, TypeScriptOptions, generate};
 //!
@@ -16,6 +41,7 @@
 //! }
 //! ```
 
+mod answer;
 mod config;
 mod model;
 mod output;

@@ -44,12 +44,12 @@ impl<'m> Model<'m> {
             used_as_input: vec![false; count],
             used_as_output: vec![false; count],
         };
-        for route in &manifest.routes {
+        for route in manifest.routes.iter().filter(|route| route.sdk) {
             for schema in route_inputs(route) {
                 model.mark(schema, Dir::Input);
             }
-            if let Some(response) = &route.response {
-                model.mark(response, Dir::Output);
+            for schema in route_outputs(route) {
+                model.mark(schema, Dir::Output);
             }
         }
         model.find_differences();
@@ -81,6 +81,12 @@ impl<'m> Model<'m> {
             shapes.push(Dir::Input);
         }
         shapes
+    }
+
+    /// Whether a route in the SDKs reads or answers the type: types that
+    /// only `sdk = false` routes use are left out.
+    pub(crate) fn is_used(&self, id: DefId) -> bool {
+        self.used_as_input[id.0] || self.used_as_output[id.0]
     }
 
     /// Whether the shape of `id` depends on the direction.
@@ -151,10 +157,12 @@ impl<'m> Model<'m> {
         Ok(())
     }
 
-    /// Routes grouped by their accessor's namespaces.
+    /// Routes grouped by their accessor's namespaces; routes marked
+    /// `sdk = false` are left out.
     pub(crate) fn namespaces(&self) -> Result<Namespace, GenerateError> {
         let mut root = Namespace::default();
-        for (index, route) in self.manifest.routes.iter().enumerate() {
+        let routes = self.manifest.routes.iter().enumerate();
+        for (index, route) in routes.filter(|(_, route)| route.sdk) {
             let Some((function, path)) = route.accessor.split_last() else {
                 return Err(GenerateError::Conflict(format!(
                     "route {} has no name",
@@ -214,7 +222,16 @@ pub(crate) fn route_inputs(route: &RouteManifest) -> impl Iterator<Item = &Schem
         .map(|param| &param.schema)
         .chain(route.query.iter())
         .chain(route.headers.iter())
-        .chain(route.body.iter())
+        .chain(route.cookies.iter())
+        .chain(route.body.iter().filter_map(|body| body.schema.as_ref()))
+}
+
+/// The schemas of a route's answers.
+pub(crate) fn route_outputs(route: &RouteManifest) -> impl Iterator<Item = &Schema> {
+    route
+        .responses
+        .iter()
+        .filter_map(|response| response.content.as_ref()?.schema.as_ref())
 }
 
 /// A group of routes: `bbs` holds `articles`, which holds `create` ...

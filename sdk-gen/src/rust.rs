@@ -8,12 +8,16 @@ use std::{
 
 use askama::Template;
 use framework::{
-    manifest::RouteManifest,
+    manifest::SecurityKindManifest,
     schema::{
         DefId, FieldDef, Format, IntegerFormat, NumberFormat, ObjectDef, Registry, Schema,
         TypeKind, UnionRepr, VariantKind, type_label,
     },
 };
+
+mod method;
+
+use method::{Method, credential_method};
 
 use crate::{
     GenerateError, GeneratedFile,
@@ -39,12 +43,19 @@ pub(crate) fn generate(
     let root = model.namespaces()?;
     let mut groups = Vec::new();
     rust.groups(&root, &mut Vec::new(), &mut groups)?;
+    let answer_enums = groups
+        .iter()
+        .flat_map(|group| &group.methods)
+        .map(|method| method.answer_enum.as_str())
+        .collect::<String>();
     let lib = Lib {
         crate_name: &options.package.replace('-', "_"),
         title: &manifest.title,
         version: &manifest.version,
         description: manifest.description.as_deref().unwrap_or_default(),
+        schemes: schemes(model),
         groups,
+        answer_enums,
     }
     .render()?;
     let types = Types {
@@ -187,6 +198,9 @@ impl RustGen<'_, '_> {
         let mut taken = BTreeSet::new();
         for (index, named) in self.model.manifest.types.iter().enumerate() {
             let id = DefId(index);
+            if !self.model.is_used(id) {
+                continue;
+            }
             let name = self.type_name(id);
             if !taken.insert(name.clone())
                 || matches!(
@@ -335,7 +349,7 @@ impl RustGen<'_, '_> {
         }
         let mut methods = Vec::new();
         for (function, index) in &namespace.routes {
-            methods.push(self.method(function, &self.model.manifest.routes[*index]));
+            methods.push(self.method(function, &self.model.manifest.routes[*index])?);
         }
         out.push(Group {
             name,
@@ -354,82 +368,6 @@ impl RustGen<'_, '_> {
             path.pop();
         }
         Ok(())
-    }
-
-    fn method(&self, function: &str, route: &RouteManifest) -> Method {
-        let mut params = Vec::new();
-        let mut segments = Vec::new();
-        for param in &route.path_params {
-            params.push(format!(
-                "{}: {}",
-                snake(&param.name),
-                self.param_type(&param.schema)
-            ));
-        }
-        for segment in route.path.split('/').filter(|segment| !segment.is_empty()) {
-            match segment.strip_prefix(':') {
-                Some(name) => segments.push(format!("crate::segment(&{}).as_str()", snake(name))),
-                None => segments.push(format!("{segment:?}")),
-            }
-        }
-        let mut steps = Vec::new();
-        if let Some(schema) = &route.headers {
-            params.push(format!("headers: &{}", self.type_of(schema, None)));
-            steps.push("let request = crate::headers(request, headers)?;".to_owned());
-        }
-        let mut query = "None";
-        if let Some(schema) = &route.query {
-            params.push(format!("query: &{}", self.type_of(schema, None)));
-            query = "Some(&crate::query(query)?)";
-        }
-        if let Some(schema) = &route.body {
-            params.push(format!("input: &{}", self.type_of(schema, None)));
-            steps.push("let request = crate::body(request, input)?;".to_owned());
-        }
-        let output = match &route.response {
-            Some(schema) => self.type_of(schema, None),
-            None => "()".to_owned(),
-        };
-        let mut doc = route.summary.clone();
-        if !route.description.is_empty() {
-            doc.push_str("\n\n");
-            doc.push_str(&route.description);
-        }
-        doc.push_str(&format!("\n\n`{} {}`", route.method, route.path));
-        if !route.errors.is_empty() {
-            doc.push_str("\n\n# Errors\n");
-            for error in &route.errors {
-                doc.push_str(&format!(
-                    "- [`Error::Api`] {}: {}\n",
-                    error.status, error.description
-                ));
-            }
-            doc.push_str(
-                "- [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise",
-            );
-        }
-        Method {
-            doc: doc_comment(&doc, "    "),
-            name: snake(function),
-            params: params.join(", "),
-            method: route.method.as_str().to_owned(),
-            segments: segments.join(", "),
-            steps,
-            query,
-            status: route.status,
-            errors: route
-                .errors
-                .iter()
-                .map(|error| error.status.to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-            output,
-            decode: if route.response.is_some() {
-                "crate::decode"
-            } else {
-                "crate::empty"
-            },
-        }
     }
 }
 
@@ -549,21 +487,6 @@ struct Child {
     doc: String,
 }
 
-struct Method {
-    doc: String,
-    name: String,
-    params: String,
-    method: String,
-    segments: String,
-    steps: Vec<String>,
-    /// `None`, or the expression of the query string.
-    query: &'static str,
-    status: u16,
-    errors: String,
-    output: String,
-    decode: &'static str,
-}
-
 #[derive(Template)]
 #[template(path = "rust/Cargo.toml", escape = "none")]
 struct CargoToml<'a> {
@@ -579,7 +502,44 @@ struct Lib<'a> {
     title: &'a str,
     version: &'a str,
     description: &'a str,
+    schemes: Vec<Scheme>,
     groups: Vec<Group>,
+    /// The enums of routes with several answers.
+    answer_enums: String,
+}
+
+/// A security scheme, as the client builder takes its credential.
+struct Scheme {
+    /// `moderator`: the field of `Credentials`.
+    field: String,
+    /// `moderator_token`: the method of `ClientBuilder`.
+    method: String,
+    doc: String,
+}
+
+/// The client's security schemes.
+fn schemes(model: &Model<'_>) -> Vec<Scheme> {
+    model
+        .manifest
+        .security_schemes
+        .iter()
+        .map(|scheme| {
+            let carrier = match &scheme.kind {
+                SecurityKindManifest::ApiKeyHeader { name } => format!("the `{name}` header"),
+                SecurityKindManifest::ApiKeyCookie { name } => format!("the `{name}` cookie"),
+                _ => "`Authorization: Bearer <token>`".to_owned(),
+            };
+            let doc = format!(
+                "{}\n\nThe credential of the `{}` scheme, sent as {carrier} to the routes that need it.",
+                scheme.description, scheme.name
+            );
+            Scheme {
+                field: snake(&scheme.name),
+                method: credential_method(scheme),
+                doc: doc_comment(&doc, "    "),
+            }
+        })
+        .collect()
 }
 
 #[derive(Template)]

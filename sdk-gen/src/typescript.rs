@@ -4,15 +4,16 @@ use std::fmt::Write;
 
 use askama::Template;
 use framework::random_value;
-use framework::{
-    manifest::RouteManifest,
-    schema::{
-        Bounds, DefId, FieldDef, IntegerFormat, ObjectDef, Registry, Schema, TypeKind, UnionRepr,
-        VariantKind, type_label,
-    },
+use framework::schema::{
+    Bounds, DefId, FieldDef, IntegerFormat, ObjectDef, Registry, Schema, TypeKind, UnionRepr,
+    VariantKind, type_label,
 };
 use rand::{SeedableRng, rngs::StdRng};
 use serde_json::{Map, Value, json};
+
+mod function;
+
+use function::Function;
 
 use crate::{
     GenerateError, GeneratedFile,
@@ -55,6 +56,15 @@ pub(crate) fn generate(
             Index {
                 title: &manifest.title,
                 version: &manifest.version,
+                package: &options.package,
+                security: security_example(model),
+            },
+        )?,
+        file(
+            "src/security.ts",
+            Security {
+                title: &manifest.title,
+                schemes: security_schemes(model),
             },
         )?,
         file(
@@ -74,6 +84,36 @@ pub(crate) fn generate(
     let root = model.namespaces()?;
     ts.namespace_files(&root, &mut Vec::new(), &mut files)?;
     Ok(files)
+}
+
+/// The credentials' properties, one per security scheme.
+fn security_schemes(model: &Model<'_>) -> Vec<SchemeField> {
+    model
+        .manifest
+        .security_schemes
+        .iter()
+        .map(|scheme| {
+            let mut doc = Doc::new(&scheme.description);
+            doc.line(&format!("Sent as {}.", function::carrier(&scheme.kind)));
+            SchemeField {
+                doc: doc.render("  "),
+                key: property_key(&scheme.name),
+            }
+        })
+        .collect()
+}
+
+/// The `security` of the doc example's connection.
+fn security_example(model: &Model<'_>) -> String {
+    let schemes = &model.manifest.security_schemes;
+    if schemes.is_empty() {
+        return String::new();
+    }
+    let fields: Vec<String> = schemes
+        .iter()
+        .map(|scheme| format!("{}: \"<credential>\"", property_key(&scheme.name)))
+        .collect();
+    format!("{{ {} }}", fields.join(", "))
 }
 
 fn file(path: &str, template: impl Template) -> Result<GeneratedFile, GenerateError> {
@@ -116,6 +156,9 @@ impl TypeScript<'_, '_> {
         let mut decls = Vec::new();
         for (index, named) in self.model.manifest.types.iter().enumerate() {
             let id = DefId(index);
+            if !self.model.is_used(id) {
+                continue;
+            }
             for dir in self.model.shapes(id) {
                 let name = self.model.type_name(id, dir);
                 let mut doc = Doc::new(&named.def.description);
@@ -276,7 +319,8 @@ impl TypeScript<'_, '_> {
     fn runtime_types(&self) -> Result<String, GenerateError> {
         let mut rng = StdRng::seed_from_u64(0x5d6_5eed);
         let mut types = Map::new();
-        for named in &self.model.manifest.types {
+        let named_types = self.model.manifest.types.iter().enumerate();
+        for (_, named) in named_types.filter(|(index, _)| self.model.is_used(DefId(*index))) {
             let kind = match &named.def.kind {
                 TypeKind::Object(object) => self.runtime_object(object, &mut rng),
                 TypeKind::StringEnum(values) => json!({
@@ -447,153 +491,6 @@ impl TypeScript<'_, '_> {
             path.pop();
         }
         Ok(())
-    }
-
-    fn function(&self, name: &str, route: &RouteManifest) -> Result<Function, GenerateError> {
-        let function = ident(name);
-        // A parameter must not hide the function (its body reads
-        // `name.METADATA`), `path` or `connection`.
-        let binding = |raw: &str| {
-            let mut bound = ident(raw);
-            if bound == function || matches!(bound.as_str(), "path" | "METADATA" | "connection") {
-                bound.push('_');
-            }
-            bound
-        };
-        let mut params = Vec::new();
-        let mut path_expr = String::new();
-        let mut names = Vec::new();
-        for param in &route.path_params {
-            let param_name = binding(&param.name);
-            params.push(format!(
-                "{param_name}: {}",
-                self.type_of(&param.schema, Dir::Input)
-            ));
-            names.push(param_name);
-        }
-        for segment in route.path.split('/').filter(|segment| !segment.is_empty()) {
-            path_expr.push('/');
-            match segment.strip_prefix(':') {
-                Some(param) => {
-                    let _ = write!(
-                        path_expr,
-                        "${{encodeURIComponent(String({}))}}",
-                        binding(param)
-                    );
-                }
-                None => path_expr.push_str(&template_text(segment)),
-            }
-        }
-        if path_expr.is_empty() {
-            path_expr.push('/');
-        }
-        let path_params = names.join(", ");
-        let mut inputs = Vec::new();
-        let mut aliases = Vec::new();
-        for (key, schema, alias) in [
-            ("headers", &route.headers, "Headers"),
-            ("query", &route.query, "Query"),
-            ("body", &route.body, "Input"),
-        ] {
-            if let Some(schema) = schema {
-                let arg = binding(if key == "body" { "input" } else { key });
-                params.push(format!("{arg}: {function}.{alias}"));
-                names.push(arg.clone());
-                inputs.push(format!("{key}: {arg}"));
-                aliases.push(format!("{alias} = {}", self.type_of(schema, Dir::Input)));
-            }
-        }
-        let output = match &route.response {
-            Some(schema) => self.type_of(schema, Dir::Output),
-            None => "void".to_owned(),
-        };
-        let error_statuses: Vec<String> = route
-            .errors
-            .iter()
-            .map(|error| error.status.to_string())
-            .collect();
-        let mut doc = Doc::new(&route.summary);
-        if !route.description.is_empty() {
-            doc.blank();
-            for line in route.description.lines() {
-                doc.line(line);
-            }
-        }
-        if !doc.is_empty() {
-            doc.blank();
-        }
-        for param in &route.path_params {
-            let mut text = ident(&param.name);
-            let label = type_label(&param.schema, &self.registry);
-            let _ = write!(text, " `{label}`");
-            doc.tag("param", &text);
-        }
-        for error in &route.errors {
-            doc.tag(
-                "throws",
-                &format!("{{HttpError}} {} {}", error.status, error.description),
-            );
-        }
-        doc.tag(
-            "controller",
-            &format!("{}.{}", route.controller, route.handler),
-        );
-        doc.tag("path", &format!("{} {}", route.method, route.path));
-        let metadata = json!({
-            "method": route.method.as_str(),
-            "path": route.path,
-            "status": route.status,
-            "errors": route.errors.iter().map(|error| error.status).collect::<Vec<_>>(),
-            "params": route.path_params.iter().map(|param| json!({
-                "name": param.name,
-                "schema": self.runtime_schema(&param.schema, &mut StdRng::seed_from_u64(1)),
-            })).collect::<Vec<_>>(),
-            "headers": route.headers.as_ref().map(|schema| self.runtime_schema(schema, &mut StdRng::seed_from_u64(2))),
-            "query": route.query.as_ref().map(|schema| self.runtime_schema(schema, &mut StdRng::seed_from_u64(3))),
-            "body": route.body.as_ref().map(|schema| self.runtime_schema(schema, &mut StdRng::seed_from_u64(4))),
-            "response": route.response.as_ref().map(|schema| self.runtime_schema(schema, &mut StdRng::seed_from_u64(5))),
-        });
-        let mut imports: Vec<String> = crate::model::route_inputs(route)
-            .flat_map(crate::model::refs)
-            .map(|id| self.model.type_name(id, Dir::Input))
-            .collect();
-        imports.extend(
-            route
-                .response
-                .iter()
-                .flat_map(crate::model::refs)
-                .map(|id| self.model.type_name(id, Dir::Output)),
-        );
-        Ok(Function {
-            doc: doc.render(""),
-            name: function.clone(),
-            params,
-            path_params,
-            path_signature: route
-                .path_params
-                .iter()
-                .map(|param| {
-                    format!(
-                        "{}: {}",
-                        binding(&param.name),
-                        self.type_of(&param.schema, Dir::Input)
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join(", "),
-            path_expr,
-            inputs: inputs.join(", "),
-            aliases,
-            output,
-            errors: if error_statuses.is_empty() {
-                "never".to_owned()
-            } else {
-                error_statuses.join(" | ")
-            },
-            status: route.status,
-            metadata: indent(&pretty(&metadata), "  "),
-            imports,
-        })
     }
 }
 
@@ -849,30 +746,6 @@ struct Field {
     ty: String,
 }
 
-struct Function {
-    doc: String,
-    name: String,
-    /// `section: string`, `id: string`, `input: update.Input`
-    params: Vec<String>,
-    /// `section, id`
-    path_params: String,
-    /// `section: string, id: string`
-    path_signature: String,
-    /// The template literal's text.
-    path_expr: String,
-    /// `body: input`
-    inputs: String,
-    /// `Input = ArticleUpdate`
-    aliases: Vec<String>,
-    output: String,
-    /// `400 | 403 | 404`
-    errors: String,
-    status: u16,
-    metadata: String,
-    /// The structures its types name.
-    imports: Vec<String>,
-}
-
 #[derive(Template)]
 #[template(path = "typescript/package.json", escape = "none")]
 struct PackageJson<'a> {
@@ -894,6 +767,22 @@ struct Runtime;
 struct Index<'a> {
     title: &'a str,
     version: &'a str,
+    package: &'a str,
+    /// `{ moderator: "<credential>" }`, or empty without schemes.
+    security: String,
+}
+
+#[derive(Template)]
+#[template(path = "typescript/security.ts", escape = "none")]
+struct Security<'a> {
+    title: &'a str,
+    schemes: Vec<SchemeField>,
+}
+
+/// A credential's property on `connection.security`.
+struct SchemeField {
+    doc: String,
+    key: String,
 }
 
 #[derive(Template)]

@@ -95,7 +95,7 @@ async fn the_typescript_sdk_round_trips_every_shape() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(
-        report.contains("# pass 5") && report.contains("# fail 0"),
+        report.contains("# pass 15") && report.contains("# fail 0"),
         "{report}"
     );
 }
@@ -205,4 +205,242 @@ async fn the_rust_sdk_round_trips_every_shape() {
         Some("invalid_query")
     );
     task.abort();
+}
+
+#[tokio::test]
+async fn the_rust_sdk_sends_and_reads_every_kind() {
+    use kitchen_sdk::{
+        Bytes, Client, Created, Error, Filter, Job, Redirect, Search, Session, Ticket, Tree,
+        answers::KitchenJobsJob,
+    };
+
+    let (addr, task) = served();
+    let base = format!("http://{addr}");
+    let client = Client::new(&base);
+    let kitchen = client.kitchen();
+
+    let filter = Filter {
+        page: Some(2),
+        search: Some(Search {
+            writer: Some("kim & lee".to_owned()),
+            title: Some("a=b?c#d[0]".to_owned()),
+        }),
+        tags: Some(vec!["x y".to_owned(), "ü".to_owned()]),
+    };
+    assert_eq!(kitchen.forms().form(&filter).await.unwrap(), filter);
+    let refused = kitchen
+        .forms()
+        .form(&Filter {
+            page: Some(0),
+            search: None,
+            tags: None,
+        })
+        .await
+        .unwrap_err();
+    let paths: Vec<&str> = refused
+        .problem()
+        .unwrap()
+        .errors
+        .iter()
+        .map(|issue| issue.path.as_str())
+        .collect();
+    assert_eq!(paths, ["$input.page"]);
+
+    let shouted: String = kitchen.text().shout("héllo ✓").await.unwrap();
+    assert_eq!(shouted, "HÉLLO ✓");
+
+    let reversed: Bytes = kitchen.bytes().reverse(vec![0u8, 1, 255]).await.unwrap();
+    assert_eq!(reversed.as_ref(), [255, 1, 0]);
+    assert!(
+        kitchen
+            .bytes()
+            .reverse(Bytes::new())
+            .await
+            .unwrap()
+            .is_empty()
+    );
+
+    let session = Session {
+        sid: "a b;c=d,ü".to_owned(),
+        theme: Some("dark".to_owned()),
+    };
+    assert_eq!(kitchen.cookies().cookies(&session).await.unwrap(), session);
+    let refused = kitchen
+        .cookies()
+        .cookies(&Session {
+            sid: String::new(),
+            theme: None,
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(refused.problem().unwrap().errors[0].path, "$cookies.sid");
+
+    let missing = kitchen.moderation().erase(7).await.unwrap_err();
+    assert!(
+        matches!(
+            missing,
+            Error::MissingCredential {
+                scheme: "moderator"
+            }
+        ),
+        "{missing}"
+    );
+    let wrong = Client::builder(&base).moderator_token("guess").build();
+    let refused = wrong.kitchen().moderation().erase(7).await.unwrap_err();
+    assert_eq!(refused.status(), Some(401));
+    assert_eq!(refused.problem().unwrap().code, "unauthorized");
+    let moderator = Client::builder(&base)
+        .moderator_token(app::MODERATOR_TOKEN)
+        .build();
+    moderator.kitchen().moderation().erase(7).await.unwrap();
+    let absent = moderator.kitchen().moderation().erase(0).await.unwrap_err();
+    assert_eq!(absent.status(), Some(404));
+    assert!(!format!("{moderator:?}").contains(app::MODERATOR_TOKEN));
+
+    let path = "a b/ünï/c.txt";
+    let file = kitchen.files().file(path).await.unwrap();
+    assert_eq!(file.as_ref(), path.as_bytes());
+
+    let redirect = kitchen.go().go("x/y").await.unwrap();
+    assert_eq!(
+        redirect,
+        Redirect {
+            status: 303,
+            location: "/kitchen/files/x/y".to_owned()
+        }
+    );
+
+    let tree = Tree {
+        label: "oak".to_owned(),
+        children: vec![Tree {
+            label: "twig".to_owned(),
+            children: Vec::new(),
+            only: None,
+        }],
+        only: None,
+    };
+    assert_eq!(
+        kitchen.trees().plant(&tree).await.unwrap(),
+        Created {
+            location: "/kitchen/trees/1".to_owned(),
+            body: tree
+        }
+    );
+
+    assert_eq!(
+        kitchen.jobs().job(2).await.unwrap(),
+        KitchenJobsJob::Done(Job { id: 2 })
+    );
+    assert_eq!(
+        kitchen.jobs().job(3).await.unwrap(),
+        KitchenJobsJob::Queued(Ticket {
+            id: 3,
+            poll: "/kitchen/jobs/3".to_owned()
+        })
+    );
+    task.abort();
+}
+
+/// `sdk = false` routes are in the manifest and in neither SDK.
+#[test]
+fn routes_left_out_of_the_sdks_are_not_generated() {
+    let manifest = app::app().manifest().clone();
+    let page = manifest
+        .routes
+        .iter()
+        .find(|route| route.handler == "page")
+        .unwrap();
+    assert!(!page.sdk);
+    let targets = Targets {
+        typescript: Some(TypeScriptOptions {
+            package: "@kitchen/sdk".to_owned(),
+        }),
+        rust: Some(RustOptions {
+            package: "kitchen-sdk".to_owned(),
+        }),
+    };
+    for sdk in sdk_gen::generate(&manifest, &targets).unwrap() {
+        for file in &sdk.files {
+            assert!(
+                !file.contents.contains("/kitchen/page"),
+                "{}: {}",
+                sdk.dir_name,
+                file.path.display()
+            );
+        }
+    }
+}
+
+/// The ```ts blocks of a file's doc comments.
+fn doc_examples(source: &str) -> Vec<String> {
+    let mut examples = Vec::new();
+    let mut current: Option<String> = None;
+    for line in source.lines() {
+        let text = line.trim_start().trim_start_matches('*');
+        let text = text.strip_prefix(' ').unwrap_or(text);
+        match (&mut current, text.trim()) {
+            (None, "```ts") => current = Some(String::new()),
+            (Some(_), "```") => examples.extend(current.take()),
+            (Some(example), _) => {
+                example.push_str(text);
+                example.push('\n');
+            }
+            (None, _) => {}
+        }
+    }
+    examples
+}
+
+/// The examples in the generated TypeScript docs compile, for the kitchen
+/// and for the BBS (a type named through the default export, `api.IConnection`,
+/// once did not).
+#[test]
+fn the_typescript_doc_examples_compile() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let tsc = workspace.join("examples/bbs/sdk/typescript/node_modules/typescript/bin/tsc");
+    assert!(
+        tsc.exists(),
+        "TypeScript is not installed: run `npm ci` in examples/bbs/sdk/typescript"
+    );
+    let dir = workspace.join("target/sdk-doc-examples");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let sdks = [
+        ("sdk-gen/tests/kitchen/typescript", "@kitchen/sdk"),
+        ("examples/bbs/sdk/typescript", "@bbs/sdk"),
+    ];
+    let mut count = 0;
+    for (sdk, package) in sdks {
+        let index = std::fs::read_to_string(workspace.join(sdk).join("src/index.ts")).unwrap();
+        let examples = doc_examples(&index);
+        assert!(!examples.is_empty(), "{sdk}/src/index.ts shows no example");
+        for example in examples {
+            let import = format!("\"../../{sdk}/src/index.js\"");
+            let example = example.replace(&format!("\"{package}\""), &import);
+            assert!(
+                example.contains(&import),
+                "{sdk}: the example does not import {package}"
+            );
+            count += 1;
+            std::fs::write(dir.join(format!("example{count}.mts")), example).unwrap();
+        }
+    }
+    let config = serde_json::json!({
+        "extends": workspace.join("sdk-gen/tests/kitchen/typescript/tsconfig.json"),
+        "compilerOptions": { "noEmit": true, "declaration": false, "rootDir": workspace },
+        "include": ["*.mts"],
+    });
+    std::fs::write(dir.join("tsconfig.json"), config.to_string()).unwrap();
+    let compile = std::process::Command::new("node")
+        .arg(&tsc)
+        .args(["-p", "tsconfig.json"])
+        .current_dir(&dir)
+        .output()
+        .expect("node runs (install Node.js 18+)");
+    assert!(
+        compile.status.success(),
+        "the doc examples do not compile:\n{}{}",
+        String::from_utf8_lossy(&compile.stdout),
+        String::from_utf8_lossy(&compile.stderr)
+    );
 }

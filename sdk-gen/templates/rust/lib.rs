@@ -8,6 +8,14 @@
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! let client = {{ crate_name }}::Client::new("http://127.0.0.1:3000");
 //! assert_eq!(client.base_url(), "http://127.0.0.1:3000");
+{%- if !schemes.is_empty() %}
+//! let authorized = {{ crate_name }}::Client::builder("http://127.0.0.1:3000")
+{%- for scheme in schemes %}
+//!     .{{ scheme.method }}("<credential>")
+{%- endfor %}
+//!     .build();
+//! assert_eq!(authorized.base_url(), client.base_url());
+{%- endif %}
 //! # Ok(())
 //! # }
 //! ```
@@ -19,6 +27,9 @@
 mod types;
 
 pub use types::*;
+
+/// The bytes of a body or an answer.
+pub use bytes::Bytes;
 
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
@@ -83,6 +94,22 @@ pub enum Error {
         /// Why it could not be read.
         source: serde_json::Error,
     },
+    /// The answer lacks a header the route documents (a redirect's
+    /// `Location`).
+    #[error("the HTTP {status} answer has no valid `{name}` header")]
+    InvalidHeader {
+        /// The HTTP status.
+        status: u16,
+        /// The header's name.
+        name: &'static str,
+    },
+    /// The route needs a credential the client was not given; nothing was
+    /// sent.
+    #[error("the route needs the `{scheme}` credential: set it with `Client::builder`")]
+    MissingCredential {
+        /// The security scheme.
+        scheme: &'static str,
+    },
     /// The request could not be encoded.
     #[error("encoding the request: {0}")]
     Encode(String),
@@ -97,8 +124,9 @@ impl Error {
         match self {
             Error::Api { status, .. }
             | Error::UnexpectedStatus { status, .. }
-            | Error::InvalidBody { status, .. } => Some(*status),
-            Error::Encode(_) | Error::Transport(_) => None,
+            | Error::InvalidBody { status, .. }
+            | Error::InvalidHeader { status, .. } => Some(*status),
+            Error::MissingCredential { .. } | Error::Encode(_) | Error::Transport(_) => None,
         }
     }
 
@@ -116,6 +144,66 @@ impl Error {
 pub struct Client {
     base: String,
     http: reqwest::Client,
+    credentials: std::sync::Arc<Credentials>,
+}
+
+/// The credentials of the API's security schemes; not shown by `Debug`.
+#[derive(Clone, Default)]
+#[allow(dead_code)]
+struct Credentials {
+{%- for scheme in schemes %}
+    {{ scheme.field }}: Option<String>,
+{%- endfor %}
+}
+
+impl std::fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Credentials(..)")
+    }
+}
+
+/// Makes a [`Client`]: its HTTP client and the credentials it sends.
+///
+/// A route that needs a credential the client was not given fails with
+/// [`Error::MissingCredential`] before anything is sent.
+#[derive(Debug)]
+pub struct ClientBuilder {
+    base: String,
+    http: Option<reqwest::Client>,
+    credentials: Credentials,
+}
+
+impl ClientBuilder {
+    /// Sends through `http` (its timeouts, proxies, TLS ...). Build it with
+    /// `redirect(reqwest::redirect::Policy::none())` so that redirects are
+    /// answered, not followed.
+    pub fn http_client(mut self, http: reqwest::Client) -> Self {
+        self.http = Some(http);
+        self
+    }
+{%- for scheme in schemes %}
+
+{{ scheme.doc }}    pub fn {{ scheme.method }}(mut self, credential: impl Into<String>) -> Self {
+        self.credentials.{{ scheme.field }} = Some(credential.into());
+        self
+    }
+{%- endfor %}
+
+    /// The client.
+    pub fn build(self) -> Client {
+        let http = self.http.unwrap_or_else(|| {
+            reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .unwrap_or_default()
+        });
+        let base = self.base.trim_end_matches('/').to_owned();
+        Client {
+            base,
+            http,
+            credentials: std::sync::Arc::new(self.credentials),
+        }
+    }
 }
 {% for group in groups %}
 {%- if !group.root %}
@@ -129,15 +217,25 @@ pub struct {{ group.name }}<'a> {
 
 impl {% if !group.root %}<'a> {% endif %}{{ group.name }}{% if !group.root %}<'a>{% endif %} {
 {%- if group.root %}
-    /// A client of the server at `base_url` (`http://127.0.0.1:3000`).
+    /// A client of the server at `base_url` (`http://127.0.0.1:3000`),
+    /// without credentials; redirects are answered, not followed.
     pub fn new(base_url: impl Into<String>) -> Self {
-        Self::with_http_client(base_url, reqwest::Client::new())
+        Self::builder(base_url).build()
     }
 
-    /// A client that sends through `http` (its timeouts, proxies, TLS ...).
+    /// A client that sends through `http` (its timeouts, proxies, TLS ...);
+    /// see [`ClientBuilder::http_client`].
     pub fn with_http_client(base_url: impl Into<String>, http: reqwest::Client) -> Self {
-        let base = base_url.into().trim_end_matches('/').to_owned();
-        Client { base, http }
+        Self::builder(base_url).http_client(http).build()
+    }
+
+    /// A client of the server at `base_url`, with credentials.
+    pub fn builder(base_url: impl Into<String>) -> ClientBuilder {
+        ClientBuilder {
+            base: base_url.into(),
+            http: None,
+            credentials: Credentials::default(),
+        }
     }
 
     /// The server's base URL.
@@ -181,11 +279,21 @@ impl {% if !group.root %}<'a> {% endif %}{{ group.name }}{% if !group.root %}<'a
 {%- for step in m.steps %}
         {{ step }}
 {%- endfor %}
+{%- if m.arms.is_empty() %}
         let (status, body) = crate::exchange(request).await?;
         match status {
             {{ m.status }} => {{ m.decode }}(status, body),
             _ => Err(crate::failure(status, body, &[{{ m.errors }}])),
         }
+{%- else %}
+        let answer = crate::receive(request).await?;
+        match answer.status {
+{%- for arm in m.arms %}
+            {{ arm }}
+{%- endfor %}
+            _ => Err(answer.failure(&[{{ m.errors }}])),
+        }
+{%- endif %}
     }
 {%- endfor %}
 }
@@ -200,6 +308,21 @@ fn segment<T: Serialize + ?Sized>(value: &T) -> String {
         Err(_) => String::new(),
     };
     percent_encoding::utf8_percent_encode(&text, SEGMENT).to_string()
+}
+
+/// A catch-all path parameter: each `/`-separated segment percent-encoded,
+/// the slashes kept.
+#[allow(dead_code)]
+fn segments<T: Serialize + ?Sized>(value: &T) -> String {
+    let text = match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(text)) => text,
+        Ok(other) => other.to_string(),
+        Err(_) => String::new(),
+    };
+    text.split('/')
+        .map(|segment| percent_encoding::utf8_percent_encode(segment, SEGMENT).to_string())
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// Everything but RFC 3986's unreserved characters.
@@ -218,6 +341,104 @@ fn body<T: Serialize>(
     Ok(request
         .header(reqwest::header::CONTENT_TYPE, "application/json")
         .body(bytes))
+}
+
+/// An `application/x-www-form-urlencoded` body, nested fields as
+/// `a[b]=1` and lists as `a[0]=x`: serde_qs, as the server decodes it.
+#[allow(dead_code)]
+fn form<T: Serialize>(
+    request: reqwest::RequestBuilder,
+    input: &T,
+) -> Result<reqwest::RequestBuilder, Error> {
+    let text = serde_qs::to_string(input).map_err(|err| Error::Encode(err.to_string()))?;
+    Ok(request
+        .header(
+            reqwest::header::CONTENT_TYPE,
+            "application/x-www-form-urlencoded",
+        )
+        .body(text))
+}
+
+#[allow(dead_code)]
+fn text(request: reqwest::RequestBuilder, input: &str) -> reqwest::RequestBuilder {
+    request
+        .header(reqwest::header::CONTENT_TYPE, "text/plain; charset=utf-8")
+        .body(input.to_owned())
+}
+
+#[allow(dead_code)]
+fn octets(request: reqwest::RequestBuilder, input: Bytes) -> reqwest::RequestBuilder {
+    request
+        .header(reqwest::header::CONTENT_TYPE, "application/octet-stream")
+        .body(input)
+}
+
+/// The fields of a cookies struct as `name`, `value` pairs.
+#[allow(dead_code)]
+fn cookie_pairs<T: Serialize>(cookies: &T) -> Result<Vec<(String, String)>, Error> {
+    let value = serde_json::to_value(cookies).map_err(|err| Error::Encode(err.to_string()))?;
+    let serde_json::Value::Object(fields) = value else {
+        return Err(Error::Encode("cookies must be a struct".to_owned()));
+    };
+    Ok(fields
+        .into_iter()
+        .filter(|(_, value)| !value.is_null())
+        .map(|(name, value)| match value {
+            serde_json::Value::String(text) => (name, text),
+            other => (name, other.to_string()),
+        })
+        .collect())
+}
+
+/// One `Cookie` header, values percent-encoded as the server decodes them.
+#[allow(dead_code)]
+fn cookie_header(
+    request: reqwest::RequestBuilder,
+    pairs: &[(String, String)],
+) -> reqwest::RequestBuilder {
+    if pairs.is_empty() {
+        return request;
+    }
+    let header = pairs
+        .iter()
+        .map(|(name, value)| {
+            format!(
+                "{name}={}",
+                percent_encoding::utf8_percent_encode(value, SEGMENT)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    request.header(reqwest::header::COOKIE, header)
+}
+
+/// A scheme's credential, or [`Error::MissingCredential`].
+#[allow(dead_code)]
+fn credential<'a>(scheme: &'static str, credential: &'a Option<String>) -> Result<&'a str, Error> {
+    credential
+        .as_deref()
+        .ok_or(Error::MissingCredential { scheme })
+}
+
+/// `Authorization: Bearer <token>`.
+#[allow(dead_code)]
+fn bearer(
+    request: reqwest::RequestBuilder,
+    scheme: &'static str,
+    token: &Option<String>,
+) -> Result<reqwest::RequestBuilder, Error> {
+    Ok(request.bearer_auth(credential(scheme, token)?))
+}
+
+/// An API key in the header `name`.
+#[allow(dead_code)]
+fn api_key(
+    request: reqwest::RequestBuilder,
+    name: &str,
+    scheme: &'static str,
+    key: &Option<String>,
+) -> Result<reqwest::RequestBuilder, Error> {
+    Ok(request.header(name, credential(scheme, key)?))
 }
 
 /// A query string as the server decodes it (serde_qs on both sides).
@@ -259,6 +480,103 @@ async fn exchange(request: reqwest::RequestBuilder) -> Result<(u16, String), Err
     Ok((status, body))
 }
 
+/// A redirect the server answered; the client does not follow it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Redirect {
+    /// `303` (GET `location` next), `307` or `308`.
+    pub status: u16,
+    /// Where it points, as the server wrote it.
+    pub location: String,
+}
+
+/// An answer with the `Location` of what it made (`201 Created`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Created<T> {
+    /// Where the new resource is.
+    pub location: String,
+    /// The answer's body.
+    pub body: T,
+}
+
+/// A response, read whole.
+#[allow(dead_code)]
+struct Answer {
+    status: u16,
+    headers: reqwest::header::HeaderMap,
+    body: Bytes,
+}
+
+#[allow(dead_code)]
+async fn receive(request: reqwest::RequestBuilder) -> Result<Answer, Error> {
+    let response = request.send().await?;
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let body = response.bytes().await?;
+    Ok(Answer {
+        status,
+        headers,
+        body,
+    })
+}
+
+#[allow(dead_code)]
+impl Answer {
+    fn body_text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    fn json<T: DeserializeOwned>(self) -> Result<T, Error> {
+        serde_json::from_slice(&self.body).map_err(|source| Error::InvalidBody {
+            status: self.status,
+            body: self.body_text(),
+            source,
+        })
+    }
+
+    fn text(self) -> Result<String, Error> {
+        Ok(self.body_text())
+    }
+
+    fn bytes(self) -> Result<Bytes, Error> {
+        Ok(self.body)
+    }
+
+    fn empty(self) -> Result<(), Error> {
+        Ok(())
+    }
+
+    fn location(&self) -> Result<String, Error> {
+        self.headers
+            .get(reqwest::header::LOCATION)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_owned)
+            .ok_or(Error::InvalidHeader {
+                status: self.status,
+                name: "Location",
+            })
+    }
+
+    fn redirect(self) -> Result<Redirect, Error> {
+        Ok(Redirect {
+            status: self.status,
+            location: self.location()?,
+        })
+    }
+
+    fn created<T>(self, body: fn(Answer) -> Result<T, Error>) -> Result<Created<T>, Error> {
+        let location = self.location()?;
+        Ok(Created {
+            location,
+            body: body(self)?,
+        })
+    }
+
+    fn failure(self, documented: &[u16]) -> Error {
+        let body = self.body_text();
+        failure(self.status, body, documented)
+    }
+}
+
 #[allow(dead_code)]
 fn decode<T: DeserializeOwned>(status: u16, body: String) -> Result<T, Error> {
     match serde_json::from_str(&body) {
@@ -293,6 +611,16 @@ fn failure(status: u16, body: String, documented: &[u16]) -> Error {
     }
 }
 
+{%- if !answer_enums.is_empty() %}
+/// What routes with several success answers answer: one enum per route,
+/// a variant per status.
+pub mod answers {
+    #[allow(unused_imports)]
+    use crate::*;
+
+{{ answer_enums }}}
+
+{% endif %}
 /// A property that may be absent and may be `null`: absent is `None`,
 /// `null` is `Some(None)`.
 #[allow(dead_code)]

@@ -35,7 +35,7 @@ export namespace {{ f.name }} {
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
   /** What `propagate` answers. */
-  export type Propagation = $runtime.Propagation<{{ f.status }}, Output, ErrorStatus>;
+  export type Propagation ={{ f.propagation }};
 
   export const METADATA = {{ f.metadata }} as const satisfies $runtime.RouteMetadata;
 

@@ -5,13 +5,21 @@
  * @module
  */
 import { TYPES } from "./schemas.js";
+import type { Credentials } from "./security.js";
 
 /** Where and how to reach the server. */
 export interface IConnection {
   /** The server's origin and base path: `http://127.0.0.1:3000`. */
   host: string;
-  /** Headers sent with every request (authorization, say). */
+  /** Headers sent with every request. */
   headers?: Record<string, string>;
+  /**
+   * Credentials by security scheme, sent to the routes that need them
+   * (`Authorization: Bearer <token>`, or the scheme's header or cookie).
+   * A route whose credential is missing throws `CredentialError` before
+   * anything is sent.
+   */
+  security?: Credentials;
   /** The `fetch` to use; the global one by default. */
   fetch?: typeof fetch;
   /**
@@ -95,13 +103,67 @@ export class DecodeError extends Error {
 }
 
 /**
+ * A call to a route that needs a credential which `connection.security`
+ * does not hold; nothing was sent.
+ */
+export class CredentialError extends Error {
+  /** The security scheme whose credential is missing. */
+  readonly scheme: string;
+
+  constructor(route: string, scheme: string) {
+    super(`${route} needs a credential: set \`connection.security.${scheme}\``);
+    this.name = "CredentialError";
+    this.scheme = scheme;
+  }
+}
+
+/**
+ * A redirect the server answered; the SDK reports it and does not follow
+ * it (requests are sent with `redirect: "manual"`).
+ */
+export interface Redirect<Status extends number = number> {
+  /** The redirect's status: 303 (GET `location` next), 307 or 308. */
+  status: Status;
+  /**
+   * Where it points, as the server wrote it. `null` in a browser, whose
+   * `fetch` hides a manual redirect's headers (an opaque redirect).
+   */
+  location: string | null;
+}
+
+/** An answer with the `Location` of what it made (`201 Created`). */
+export interface Created<Data> {
+  /** Where the new resource is. */
+  location: string;
+  /** The answer's body. */
+  body: Data;
+}
+
+/** A success answer of `propagate`, with the response's headers. */
+export interface Success<Status extends number, Data> {
+  success: true;
+  status: Status;
+  data: Data;
+  /** The response headers, lower-case names. */
+  headers: Record<string, string>;
+}
+
+/** A documented error answer of `propagate`. */
+export interface Failure<Errors extends number> {
+  success: false;
+  status: Errors;
+  data: Problem;
+}
+
+/**
  * What a `propagate` call answers instead of throwing: the success value
  * or one of the route's documented errors, told apart by `success` and
- * `status`. Undocumented statuses still throw `HttpError`.
+ * `status`. Undocumented statuses still throw `HttpError`. A route with
+ * several success statuses answers a union of one `Success` per status.
  */
-export type Propagation<Success extends number, Data, Errors extends number> =
-  | { success: true; status: Success; data: Data }
-  | { success: false; status: Errors; data: Problem };
+export type Propagation<Status extends number, Data, Errors extends number> =
+  | Success<Status, Data>
+  | Failure<Errors>;
 
 /** A schema as the runtime reads it (see `schemas.ts`). */
 export interface RuntimeSchema {
@@ -172,7 +234,32 @@ export interface RouteMetadata {
   readonly headers: RuntimeSchema | null;
   readonly query: RuntimeSchema | null;
   readonly body: RuntimeSchema | null;
+  /** The JSON answer of a route whose only answer is JSON (or empty). */
   readonly response: RuntimeSchema | null;
+  /** How the body is encoded when it is not JSON. */
+  readonly encoding?: "form" | "text" | "bytes";
+  readonly cookies?: RuntimeSchema;
+  /** The credentials the route needs. */
+  readonly security?: readonly SecurityMetadata[];
+  /** Every success answer, when there is more than one JSON answer. */
+  readonly answers?: readonly AnswerMetadata[];
+}
+
+/** A credential a route needs, and where it goes. */
+export interface SecurityMetadata {
+  readonly name: string;
+  readonly in: "bearer" | "header" | "cookie";
+  /** The header's or the cookie's name. */
+  readonly key?: string;
+}
+
+/** A success answer of a route. */
+export interface AnswerMetadata {
+  readonly status: number;
+  readonly kind: "json" | "text" | "bytes" | "empty" | "redirect";
+  readonly schema?: RuntimeSchema;
+  /** The answer is `Created`: its `Location` goes with the body. */
+  readonly location?: boolean;
 }
 
 /** The inputs of one call. */
@@ -180,6 +267,7 @@ export interface CallInput {
   params: readonly unknown[];
   headers?: unknown;
   query?: unknown;
+  cookies?: unknown;
   body?: unknown;
 }
 
@@ -191,7 +279,7 @@ export async function call(
   input: CallInput,
 ): Promise<unknown> {
   const answer = await exchange(connection, route, path, input);
-  if (answer.status === route.status) {
+  if (answer.success) {
     return answer.data;
   }
   throw new HttpError(answer.status, answer.body, answer.headers);
@@ -203,10 +291,10 @@ export async function propagate(
   route: RouteMetadata,
   path: string,
   input: CallInput,
-): Promise<{ success: boolean; status: number; data: unknown }> {
+): Promise<{ success: boolean; status: number; data: unknown; headers?: Record<string, string> }> {
   const answer = await exchange(connection, route, path, input);
-  if (answer.status === route.status) {
-    return { success: true, status: answer.status, data: answer.data };
+  if (answer.success) {
+    return { success: true, status: answer.status, data: answer.data, headers: answer.headers };
   }
   const problem = parseProblem(answer.body);
   if (route.errors.includes(answer.status) && problem !== null) {
@@ -216,10 +304,19 @@ export async function propagate(
 }
 
 interface Answer {
+  /** Whether the status is one of the route's success answers. */
+  success: boolean;
   status: number;
   data: unknown;
   body: string;
   headers: Record<string, string>;
+}
+
+/** The route's success answers. */
+function answersOf(route: RouteMetadata): readonly AnswerMetadata[] {
+  if (route.answers !== undefined) return route.answers;
+  if (route.response === null) return [{ status: route.status, kind: "empty" }];
+  return [{ status: route.status, kind: "json", schema: route.response }];
 }
 
 async function exchange(
@@ -228,6 +325,7 @@ async function exchange(
   path: string,
   input: CallInput,
 ): Promise<Answer> {
+  const credentials = credentialsOf(connection, route);
   if (connection.simulate === true || connection.validate === true) {
     const refused = validateInput(route, input);
     if (refused !== null) {
@@ -235,19 +333,14 @@ async function exchange(
     }
   }
   if (connection.simulate === true) {
-    const data = route.response === null ? undefined : random(route.response, 0);
-    return {
-      status: route.status,
-      data,
-      body: data === undefined ? "" : JSON.stringify(data),
-      headers: {},
-    };
+    return simulated(route);
   }
   const headers: Record<string, string> = { ...(connection.headers ?? {}) };
-  const request: RequestInit = { method: route.method, headers };
-  if (route.body !== null) {
-    headers["content-type"] = "application/json";
-    request.body = JSON.stringify(input.body);
+  const request: RequestInit = { method: route.method, headers, redirect: "manual" };
+  if (route.body !== null || route.encoding !== undefined) {
+    const [type, body] = encodeBody(route.encoding, input.body);
+    headers["content-type"] = type;
+    request.body = body;
   }
   const sent = new Headers(headers);
   if (input.headers !== undefined && input.headers !== null) {
@@ -260,6 +353,13 @@ async function exchange(
       }
     }
   }
+  const cookies = encodeCookies(input.cookies);
+  for (const [scheme, credential] of credentials) {
+    if (scheme.in === "bearer") sent.set("authorization", `Bearer ${credential}`);
+    else if (scheme.in === "header") sent.set(scheme.key ?? "", credential);
+    else cookies.push(`${scheme.key ?? ""}=${encodeURIComponent(credential)}`);
+  }
+  if (cookies.length > 0) sent.append("cookie", cookies.join("; "));
   request.headers = sent;
   let url = connection.host.replace(/\/+$/, "") + path;
   if (input.query !== undefined && input.query !== null) {
@@ -268,34 +368,136 @@ async function exchange(
   }
   const send = connection.fetch ?? fetch;
   const response = await send(url, request);
-  const body = await response.text();
-  const responseHeaders: Record<string, string> = {};
+  return receive(route, response);
+}
+
+/** Reads a response as the route's answer of its status, if it has one. */
+async function receive(route: RouteMetadata, response: Response): Promise<Answer> {
+  const raw = new Uint8Array(await response.arrayBuffer());
+  const body = new TextDecoder().decode(raw);
+  const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
-    responseHeaders[name] = value;
+    headers[name] = value;
   });
-  let data: unknown = undefined;
-  if (response.status === route.status && route.response !== null) {
-    try {
-      data = JSON.parse(body);
-    } catch {
-      throw new DecodeError(
-        `${route.method} ${route.path}: the ${response.status} body is not JSON`,
-        response.status,
-        body,
-      );
-    }
-    const issues: ValidationIssue[] = [];
-    check(route.response, data, "$output", "precision", issues);
-    if (issues.length > 0) {
-      const where = issues.map((issue) => issue.path).join(", ");
-      throw new DecodeError(
-        `${route.method} ${route.path}: integers beyond 2^53 would lose precision at ${where}`,
-        response.status,
-        body,
-      );
-    }
+  const answers = answersOf(route);
+  if (response.type === "opaqueredirect") {
+    // A browser's manual redirect: status 0, no headers to read.
+    const redirect = answers.find((answer) => answer.kind === "redirect");
+    const status = redirect?.status ?? 0;
+    return { success: redirect !== undefined, status, data: { status, location: null }, body, headers };
   }
-  return { status: response.status, data, body, headers: responseHeaders };
+  const answer = answers.find((candidate) => candidate.status === response.status);
+  if (answer === undefined) {
+    return { success: false, status: response.status, data: undefined, body, headers };
+  }
+  let data: unknown;
+  switch (answer.kind) {
+    case "json":
+      data = decodeJson(route, answer, response.status, body);
+      break;
+    case "text":
+      data = body;
+      break;
+    case "bytes":
+      data = raw;
+      break;
+    case "redirect":
+      data = { status: response.status, location: headers["location"] ?? null };
+      break;
+    default:
+      data = undefined;
+  }
+  if (answer.location === true) {
+    data = { location: headers["location"] ?? "", body: data };
+  }
+  return { success: true, status: response.status, data, body, headers };
+}
+
+/** A JSON answer, refused when it would lose precision. */
+function decodeJson(route: RouteMetadata, answer: AnswerMetadata, status: number, body: string): unknown {
+  let data: unknown;
+  try {
+    data = JSON.parse(body);
+  } catch {
+    throw new DecodeError(`${route.method} ${route.path}: the ${status} body is not JSON`, status, body);
+  }
+  const issues: ValidationIssue[] = [];
+  if (answer.schema !== undefined) check(answer.schema, data, "$output", "precision", issues);
+  if (issues.length > 0) {
+    const where = issues.map((issue) => issue.path).join(", ");
+    throw new DecodeError(
+      `${route.method} ${route.path}: integers beyond 2^53 would lose precision at ${where}`,
+      status,
+      body,
+    );
+  }
+  return data;
+}
+
+/** Random data of the route's first answer. */
+function simulated(route: RouteMetadata): Answer {
+  const answers = answersOf(route);
+  const answer = answers.find((candidate) => candidate.status === route.status) ?? answers[0];
+  const status = answer?.status ?? route.status;
+  let data: unknown;
+  switch (answer?.kind) {
+    case "json":
+      data = answer.schema === undefined ? null : random(answer.schema, 0);
+      break;
+    case "text":
+      data = random({ k: "string" }, 0);
+      break;
+    case "bytes":
+      data = new Uint8Array(0);
+      break;
+    case "redirect":
+      data = { status, location: "/" };
+      break;
+    default:
+      data = undefined;
+  }
+  if (answer?.location === true) data = { location: "/", body: data };
+  const body = answer?.kind === "json" ? JSON.stringify(data) : "";
+  return { success: true, status, data, body, headers: {} };
+}
+
+/** The credential of every scheme the route needs, or `CredentialError`. */
+function credentialsOf(connection: IConnection, route: RouteMetadata): [SecurityMetadata, string][] {
+  const out: [SecurityMetadata, string][] = [];
+  const known = (connection.security ?? {}) as Record<string, string | undefined>;
+  for (const scheme of route.security ?? []) {
+    const credential = known[scheme.name];
+    if (credential === undefined) throw new CredentialError(`${route.method} ${route.path}`, scheme.name);
+    out.push([scheme, credential]);
+  }
+  return out;
+}
+
+/** The media type and body of a request. */
+function encodeBody(encoding: RouteMetadata["encoding"], body: unknown): [string, BodyInit] {
+  switch (encoding) {
+    case "form":
+      return ["application/x-www-form-urlencoded", encodeQuery(body)];
+    case "text":
+      return ["text/plain; charset=utf-8", String(body)];
+    case "bytes": {
+      const type = body instanceof Blob && body.type !== "" ? body.type : "application/octet-stream";
+      return [type, body as BodyInit];
+    }
+    default:
+      return ["application/json", JSON.stringify(body)];
+  }
+}
+
+/** `name=value` pairs, values percent-encoded as the server decodes them. */
+function encodeCookies(cookies: unknown): string[] {
+  if (!isObject(cookies)) return [];
+  const pairs: string[] = [];
+  for (const [name, value] of Object.entries(cookies)) {
+    if (value === undefined || value === null) continue;
+    pairs.push(`${name}=${encodeURIComponent(String(value))}`);
+  }
+  return pairs;
 }
 
 /** The server's `400` for an input it would refuse, or `null`. */
@@ -314,6 +516,7 @@ function validateInput(route: RouteMetadata, input: CallInput): Answer | null {
     ],
     ["invalid_header", "the headers", () => validate(route.headers, input.headers, "$headers")],
     ["invalid_query", "the query", () => validate(route.query, input.query, "$query")],
+    ["invalid_cookie", "the cookies", () => validate(route.cookies ?? null, input.cookies, "$cookies")],
     ["invalid_body", "the body", () => validate(route.body, input.body, "$input")],
   ];
   for (const [code, what, run] of parts) {
@@ -327,7 +530,7 @@ function validateInput(route: RouteMetadata, input: CallInput): Answer | null {
         detail: `${what} is invalid (checked by the client)`,
         errors: issues,
       };
-      return { status: 400, data: undefined, body: JSON.stringify(problem), headers: {} };
+      return { success: false, status: 400, data: undefined, body: JSON.stringify(problem), headers: {} };
     }
   }
   return null;
@@ -823,6 +1026,14 @@ export function encodeQuery(value: unknown): string {
   };
   walk("", value);
   return parts.join("&");
+}
+
+/**
+ * A catch-all path parameter: each `/`-separated segment URI-encoded, the
+ * slashes kept.
+ */
+export function encodePath(path: string): string {
+  return path.split("/").map(encodeURIComponent).join("/");
 }
 
 function parseProblem(body: string): Problem | null {

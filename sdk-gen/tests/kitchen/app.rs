@@ -1,11 +1,15 @@
 //! A fixture app whose types use every shape the SDKs map: serde's four
 //! enum representations, recursion, maps, 64-bit integers, `T | null` vs
 //! absent vs both, a defaulted field (input and output shapes differ),
-//! `any`, a nested query and typed headers.
+//! `any`, a nested query and typed headers; and every input and answer
+//! kind besides JSON: forms, text, bytes, cookies, a bearer guard, a
+//! catch-all path, downloads, a redirect, `Created`, an enum of statuses,
+//! `204` and a route left out of the SDKs.
 
 use std::collections::BTreeMap;
 
 use framework::prelude::*;
+use framework::{ErrorMeta, InputMeta, RequestContext, SecurityMeta};
 
 /// A shape, tagged inside (`{"type": "circle", ...}`).
 #[dto]
@@ -170,6 +174,69 @@ pub struct Tenant {
     pub x_label: Option<Vec<String>>,
 }
 
+/// Cookies.
+#[dto]
+#[derive(Clone, Debug, PartialEq)]
+pub struct Session {
+    /// The session.
+    #[tags(min_length = 1)]
+    pub sid: String,
+    /// A preference.
+    #[optional]
+    pub theme: Option<String>,
+}
+
+/// A job done.
+#[dto]
+#[derive(Clone, Debug, PartialEq)]
+pub struct Job {
+    /// Its id.
+    pub id: u64,
+}
+
+/// A job queued.
+#[dto]
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ticket {
+    /// Its id.
+    pub id: u64,
+    /// Where to ask for it.
+    pub poll: String,
+}
+
+/// A job's outcome: two statuses, two bodies.
+#[derive(IntoResponse)]
+pub enum Outcome {
+    /// Done at once.
+    Done(Job),
+    /// Queued; poll the ticket.
+    #[status(202)]
+    Queued(Ticket),
+}
+
+/// The token the moderator guard accepts.
+pub const MODERATOR_TOKEN: &str = "m0d-t0ken";
+
+static MODERATOR: SecurityMeta = SecurityMeta::bearer("moderator", "The moderators' token.");
+
+/// A moderator: `Authorization: Bearer <MODERATOR_TOKEN>`.
+pub struct Moderator;
+
+impl FromRequestParts for Moderator {
+    const INPUT: InputMeta = InputMeta::request()
+        .with_security(&MODERATOR)
+        .with_errors(&[ErrorMeta::new(401, "No valid moderator token.")]);
+
+    async fn from_request_parts(cx: &mut RequestContext) -> Result<Self, ApiError> {
+        let token = Bearer::from_request_parts(cx).await?;
+        if token.token() == MODERATOR_TOKEN {
+            Ok(Moderator)
+        } else {
+            Err(Bearer::refused("not a moderator's token"))
+        }
+    }
+}
+
 /// The kitchen sink.
 pub struct Kitchen;
 
@@ -197,6 +264,79 @@ impl Kitchen {
     #[typed_route::get("numbers/:n")]
     async fn number(&self, #[param] n: u64) -> u64 {
         n
+    }
+
+    /// Answers the form it read.
+    #[typed_route::post("forms")]
+    async fn form(&self, form: TypedForm<Filter>) -> Filter {
+        form.into_inner()
+    }
+
+    /// Shouts the text it was sent.
+    #[typed_route::post("text", status = 200)]
+    async fn shout(&self, text: PlainBody) -> String {
+        text.into_inner().to_uppercase()
+    }
+
+    /// Answers the bytes it was sent, reversed.
+    #[typed_route::put("bytes")]
+    async fn reverse(&self, bytes: Bytes) -> Bytes {
+        bytes.iter().rev().copied().collect::<Vec<u8>>().into()
+    }
+
+    /// Answers the cookies it read.
+    #[typed_route::get("cookies")]
+    async fn cookies(&self, cookies: Cookies<Session>) -> Session {
+        cookies.into_inner()
+    }
+
+    /// Erases a thing; moderators only.
+    #[typed_route::delete("moderation/:id", errors(404 = "There is no such thing."))]
+    async fn erase(&self, #[param] id: u64, _moderator: Moderator) -> Result<(), ApiError> {
+        if id == 0 {
+            return Err(ApiError::not_found("no thing 0"));
+        }
+        Ok(())
+    }
+
+    /// A file named by the rest of the path; its body is the path.
+    #[typed_route::get("files/*path")]
+    async fn file(&self, #[param] path: String) -> Download {
+        Download::new(path.into_bytes())
+            .media_type("text/plain")
+            .attachment("path.txt")
+    }
+
+    /// Sends the client to the file named by the text.
+    #[typed_route::post("go")]
+    async fn go(&self, text: PlainBody) -> Redirect {
+        Redirect::see_other(format!("/kitchen/files/{}", text.into_inner()))
+    }
+
+    /// Plants a tree where its label says.
+    #[typed_route::post("trees")]
+    async fn plant(&self, body: TypedBody<Tree>) -> Created<Tree> {
+        let tree = body.into_inner();
+        Created::new(format!("/kitchen/trees/{}", tree.children.len()), tree)
+    }
+
+    /// Runs a job: done at once when `id` is even, queued when it is odd.
+    #[typed_route::get("jobs/:id")]
+    async fn job(&self, #[param] id: u64) -> Outcome {
+        if id.is_multiple_of(2) {
+            Outcome::Done(Job { id })
+        } else {
+            Outcome::Queued(Ticket {
+                id,
+                poll: format!("/kitchen/jobs/{id}"),
+            })
+        }
+    }
+
+    /// A page for people, left out of the SDKs.
+    #[typed_route::get("page", sdk = false)]
+    async fn page(&self) -> String {
+        "a page".to_owned()
     }
 }
 

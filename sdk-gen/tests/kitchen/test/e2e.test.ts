@@ -1,11 +1,21 @@
 // The kitchen fixture's TypeScript SDK against its server: every enum
 // representation, recursion, maps, null vs absent, defaults, the query
 // encoding and typed headers round-trip; 64-bit integers beyond 2^53 are
-// refused instead of rounded. Run by `cargo test -p sdk-gen --test kitchen`.
+// refused instead of rounded; forms, text, bytes, cookies, credentials,
+// catch-all paths, downloads, redirects, `Created` and several success
+// statuses go through as their media types say. Run by
+// `cargo test -p sdk-gen --test kitchen`.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import api, { DecodeError, HttpError, type EverythingInput, type IConnection } from "../typescript/src/index.js";
+import api, {
+  CredentialError,
+  DecodeError,
+  HttpError,
+  type EverythingInput,
+  type IConnection,
+  type Tree,
+} from "../typescript/src/index.js";
 
 const kitchen = api.functional.kitchen;
 
@@ -90,4 +100,142 @@ test("typed headers are sent, repeated ones each", async () => {
 test("64-bit integers beyond 2^53 are refused, not rounded", async () => {
   assert.equal(await kitchen.numbers.number(connection(), 9007199254740991), 9007199254740991);
   await assert.rejects(kitchen.numbers.number(connection(), 2 ** 60), (err: unknown) => err instanceof DecodeError);
+});
+
+/** A connection that counts the requests it sends. */
+function counted(security?: IConnection["security"]): { connection: IConnection; sent: () => number } {
+  let count = 0;
+  const connection: IConnection = {
+    ...connection_(),
+    fetch: (input, init) => {
+      count++;
+      return fetch(input, init);
+    },
+  };
+  if (security !== undefined) connection.security = security;
+  return { connection, sent: () => count };
+}
+
+function connection_(): IConnection {
+  return connection();
+}
+
+async function status(promise: Promise<unknown>): Promise<HttpError> {
+  try {
+    await promise;
+  } catch (err) {
+    assert.ok(err instanceof HttpError, String(err));
+    return err;
+  }
+  assert.fail("expected an HttpError");
+}
+
+test("a form body is encoded as the server decodes it, nested and listed", async () => {
+  const filter = { page: 2, search: { writer: "kim & lee", title: "a=b?c#d[0]" }, tags: ["x y", "ü", "+plus"] };
+  assert.deepEqual(await kitchen.forms.form(connection(), filter), filter);
+  assert.deepEqual(await kitchen.forms.form(connection(), {}), {});
+  const refused = await status(kitchen.forms.form(connection(), { page: 0 }));
+  assert.equal(refused.status, 400);
+  assert.deepEqual(refused.problem?.errors?.map((issue) => issue.path), ["$input.page"]);
+});
+
+test("text goes as text/plain and comes back as a string", async () => {
+  const shouted: string = await kitchen.text.shout(connection(), "héllo wörld ✓ {\"json\": no}");
+  assert.equal(shouted, "HÉLLO WÖRLD ✓ {\"JSON\": NO}");
+});
+
+test("bytes go as Uint8Array or Blob and come back as Uint8Array", async () => {
+  const reversed: Uint8Array = await kitchen.bytes.reverse(connection(), new Uint8Array([0, 1, 2, 255]));
+  assert.ok(reversed instanceof Uint8Array);
+  assert.deepEqual([...reversed], [255, 2, 1, 0]);
+  const blob = new Blob([new Uint8Array([9, 8, 7])], { type: "image/png" });
+  assert.deepEqual([...(await kitchen.bytes.reverse(connection(), blob))], [7, 8, 9]);
+  assert.deepEqual([...(await kitchen.bytes.reverse(connection(), new Uint8Array()))], []);
+});
+
+test("cookies are sent in a Cookie header and validated", async () => {
+  const session = { sid: "a b;c=d,ü", theme: "dark" };
+  assert.deepEqual(await kitchen.cookies.cookies(connection(), session), session);
+  assert.deepEqual(await kitchen.cookies.cookies(connection(), { sid: "x" }), { sid: "x" });
+  const refused = await status(kitchen.cookies.cookies(connection(), { sid: "" }));
+  assert.equal(refused.status, 400);
+  assert.deepEqual(refused.problem?.errors?.map((issue) => issue.path), ["$cookies.sid"]);
+});
+
+test("a credential is sent as a bearer token; without one nothing is sent", async () => {
+  const missing = counted();
+  await assert.rejects(kitchen.moderation.erase(missing.connection, 7), (err: unknown) => {
+    assert.ok(err instanceof CredentialError);
+    assert.equal(err.scheme, "moderator");
+    assert.match(err.message, /connection\.security\.moderator/);
+    return true;
+  });
+  await assert.rejects(kitchen.moderation.erase.propagate(missing.connection, 7), CredentialError);
+  assert.equal(missing.sent(), 0);
+
+  const wrong = await status(kitchen.moderation.erase({ ...connection(), security: { moderator: "guess" } }, 7));
+  assert.equal(wrong.status, 401);
+  assert.equal(wrong.problem?.code, "unauthorized");
+  assert.equal(wrong.headers["www-authenticate"], "Bearer");
+
+  const moderator = counted({ moderator: "m0d-t0ken" });
+  const erased: void = await kitchen.moderation.erase(moderator.connection, 7);
+  assert.equal(erased, undefined);
+  const absent = await kitchen.moderation.erase.propagate(moderator.connection, 0);
+  assert.equal(absent.success, false);
+  assert.equal(absent.status, 404);
+  const done = await kitchen.moderation.erase.propagate(moderator.connection, 8);
+  assert.deepEqual([done.success, done.status], [true, 204]);
+  assert.equal(moderator.sent(), 3);
+});
+
+test("a catch-all parameter keeps its slashes; a download is bytes with its headers", async () => {
+  const path = "a b/ünï/c.txt";
+  const file = await kitchen.files.file(connection(), path);
+  assert.equal(new TextDecoder().decode(file), path);
+  assert.equal(kitchen.files.file.path(path), "/kitchen/files/a%20b/%C3%BCn%C3%AF/c.txt");
+  const answer = await kitchen.files.file.propagate(connection(), "x");
+  assert.ok(answer.success);
+  if (answer.success) {
+    assert.equal(answer.headers["content-type"], "text/plain");
+    assert.equal(answer.headers["content-disposition"], 'attachment; filename="path.txt"');
+  }
+});
+
+test("a redirect is reported with its location, not followed", async () => {
+  const redirect = await kitchen.go.go(connection(), "x/y");
+  assert.deepEqual(redirect, { status: 303, location: "/kitchen/files/x/y" });
+  const propagated = await kitchen.go.go.propagate(connection(), "z");
+  assert.equal(propagated.status, 303);
+  if (propagated.success) assert.equal(propagated.data.location, "/kitchen/files/z");
+});
+
+test("Created answers its body with the new location", async () => {
+  const tree: Tree = { label: "oak", children: [{ label: "twig", children: [], only: null }], only: null };
+  const created = await kitchen.trees.plant(connection(), tree);
+  assert.deepEqual(created, { location: "/kitchen/trees/1", body: tree });
+});
+
+test("several success statuses: the union of their data, propagate tells them apart", async () => {
+  assert.deepEqual(await kitchen.jobs.job(connection(), 2), { id: 2 });
+  assert.deepEqual(await kitchen.jobs.job(connection(), 3), { id: 3, poll: "/kitchen/jobs/3" });
+  const queued = await kitchen.jobs.job.propagate(connection(), 5);
+  assert.equal(queued.status, 202);
+  if (queued.success && queued.status === 202) {
+    // The 202 member's data is a Ticket: `poll` type-checks.
+    assert.equal(queued.data.poll, "/kitchen/jobs/5");
+  } else {
+    assert.fail("expected 202");
+  }
+  const done = await kitchen.jobs.job.propagate(connection(), 4);
+  assert.deepEqual([done.status, done.data], [200, { id: 4 }]);
+  const simulated = await kitchen.jobs.job({ ...connection(), simulate: true }, 1);
+  assert.equal(typeof simulated.id, "number");
+});
+
+test("a route marked sdk = false is not in the SDK", () => {
+  assert.equal("page" in kitchen, false);
+  assert.deepEqual(Object.keys(kitchen).sort(), [
+    "bytes", "cookies", "echo", "files", "forms", "go", "headers", "jobs", "moderation", "numbers", "query", "text", "trees",
+  ]);
 });

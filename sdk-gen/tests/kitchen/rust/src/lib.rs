@@ -5,6 +5,10 @@
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! let client = kitchen_sdk::Client::new("http://127.0.0.1:3000");
 //! assert_eq!(client.base_url(), "http://127.0.0.1:3000");
+//! let authorized = kitchen_sdk::Client::builder("http://127.0.0.1:3000")
+//!     .moderator_token("<credential>")
+//!     .build();
+//! assert_eq!(authorized.base_url(), client.base_url());
 //! # Ok(())
 //! # }
 //! ```
@@ -16,6 +20,9 @@
 mod types;
 
 pub use types::*;
+
+/// The bytes of a body or an answer.
+pub use bytes::Bytes;
 
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
@@ -80,6 +87,22 @@ pub enum Error {
         /// Why it could not be read.
         source: serde_json::Error,
     },
+    /// The answer lacks a header the route documents (a redirect's
+    /// `Location`).
+    #[error("the HTTP {status} answer has no valid `{name}` header")]
+    InvalidHeader {
+        /// The HTTP status.
+        status: u16,
+        /// The header's name.
+        name: &'static str,
+    },
+    /// The route needs a credential the client was not given; nothing was
+    /// sent.
+    #[error("the route needs the `{scheme}` credential: set it with `Client::builder`")]
+    MissingCredential {
+        /// The security scheme.
+        scheme: &'static str,
+    },
     /// The request could not be encoded.
     #[error("encoding the request: {0}")]
     Encode(String),
@@ -94,8 +117,9 @@ impl Error {
         match self {
             Error::Api { status, .. }
             | Error::UnexpectedStatus { status, .. }
-            | Error::InvalidBody { status, .. } => Some(*status),
-            Error::Encode(_) | Error::Transport(_) => None,
+            | Error::InvalidBody { status, .. }
+            | Error::InvalidHeader { status, .. } => Some(*status),
+            Error::MissingCredential { .. } | Error::Encode(_) | Error::Transport(_) => None,
         }
     }
 
@@ -113,18 +137,87 @@ impl Error {
 pub struct Client {
     base: String,
     http: reqwest::Client,
+    credentials: std::sync::Arc<Credentials>,
+}
+
+/// The credentials of the API's security schemes; not shown by `Debug`.
+#[derive(Clone, Default)]
+#[allow(dead_code)]
+struct Credentials {
+    moderator: Option<String>,
+}
+
+impl std::fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Credentials(..)")
+    }
+}
+
+/// Makes a [`Client`]: its HTTP client and the credentials it sends.
+///
+/// A route that needs a credential the client was not given fails with
+/// [`Error::MissingCredential`] before anything is sent.
+#[derive(Debug)]
+pub struct ClientBuilder {
+    base: String,
+    http: Option<reqwest::Client>,
+    credentials: Credentials,
+}
+
+impl ClientBuilder {
+    /// Sends through `http` (its timeouts, proxies, TLS ...). Build it with
+    /// `redirect(reqwest::redirect::Policy::none())` so that redirects are
+    /// answered, not followed.
+    pub fn http_client(mut self, http: reqwest::Client) -> Self {
+        self.http = Some(http);
+        self
+    }
+
+    /// The moderators' token.
+    ///
+    /// The credential of the `moderator` scheme, sent as `Authorization: Bearer <token>` to the routes that need it.
+    pub fn moderator_token(mut self, credential: impl Into<String>) -> Self {
+        self.credentials.moderator = Some(credential.into());
+        self
+    }
+
+    /// The client.
+    pub fn build(self) -> Client {
+        let http = self.http.unwrap_or_else(|| {
+            reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .unwrap_or_default()
+        });
+        let base = self.base.trim_end_matches('/').to_owned();
+        Client {
+            base,
+            http,
+            credentials: std::sync::Arc::new(self.credentials),
+        }
+    }
 }
 
 impl Client {
-    /// A client of the server at `base_url` (`http://127.0.0.1:3000`).
+    /// A client of the server at `base_url` (`http://127.0.0.1:3000`),
+    /// without credentials; redirects are answered, not followed.
     pub fn new(base_url: impl Into<String>) -> Self {
-        Self::with_http_client(base_url, reqwest::Client::new())
+        Self::builder(base_url).build()
     }
 
-    /// A client that sends through `http` (its timeouts, proxies, TLS ...).
+    /// A client that sends through `http` (its timeouts, proxies, TLS ...);
+    /// see [`ClientBuilder::http_client`].
     pub fn with_http_client(base_url: impl Into<String>, http: reqwest::Client) -> Self {
-        let base = base_url.into().trim_end_matches('/').to_owned();
-        Client { base, http }
+        Self::builder(base_url).http_client(http).build()
+    }
+
+    /// A client of the server at `base_url`, with credentials.
+    pub fn builder(base_url: impl Into<String>) -> ClientBuilder {
+        ClientBuilder {
+            base: base_url.into(),
+            http: None,
+            credentials: Credentials::default(),
+        }
     }
 
     /// The server's base URL.
@@ -166,6 +259,20 @@ pub struct KitchenApi<'a> {
 }
 
 impl<'a> KitchenApi<'a> {
+    /// The routes under `kitchen.bytes`.
+    pub fn bytes(&self) -> KitchenBytesApi<'a> {
+        KitchenBytesApi {
+            client: self.client,
+        }
+    }
+
+    /// The routes under `kitchen.cookies`.
+    pub fn cookies(&self) -> KitchenCookiesApi<'a> {
+        KitchenCookiesApi {
+            client: self.client,
+        }
+    }
+
     /// The routes under `kitchen.echo`.
     pub fn echo(&self) -> KitchenEchoApi<'a> {
         KitchenEchoApi {
@@ -173,9 +280,44 @@ impl<'a> KitchenApi<'a> {
         }
     }
 
+    /// The routes under `kitchen.files`.
+    pub fn files(&self) -> KitchenFilesApi<'a> {
+        KitchenFilesApi {
+            client: self.client,
+        }
+    }
+
+    /// The routes under `kitchen.forms`.
+    pub fn forms(&self) -> KitchenFormsApi<'a> {
+        KitchenFormsApi {
+            client: self.client,
+        }
+    }
+
+    /// The routes under `kitchen.go`.
+    pub fn go(&self) -> KitchenGoApi<'a> {
+        KitchenGoApi {
+            client: self.client,
+        }
+    }
+
     /// The routes under `kitchen.headers`.
     pub fn headers(&self) -> KitchenHeadersApi<'a> {
         KitchenHeadersApi {
+            client: self.client,
+        }
+    }
+
+    /// The routes under `kitchen.jobs`.
+    pub fn jobs(&self) -> KitchenJobsApi<'a> {
+        KitchenJobsApi {
+            client: self.client,
+        }
+    }
+
+    /// The routes under `kitchen.moderation`.
+    pub fn moderation(&self) -> KitchenModerationApi<'a> {
+        KitchenModerationApi {
             client: self.client,
         }
     }
@@ -191,6 +333,74 @@ impl<'a> KitchenApi<'a> {
     pub fn query(&self) -> KitchenQueryApi<'a> {
         KitchenQueryApi {
             client: self.client,
+        }
+    }
+
+    /// The routes under `kitchen.text`.
+    pub fn text(&self) -> KitchenTextApi<'a> {
+        KitchenTextApi {
+            client: self.client,
+        }
+    }
+
+    /// The routes under `kitchen.trees`.
+    pub fn trees(&self) -> KitchenTreesApi<'a> {
+        KitchenTreesApi {
+            client: self.client,
+        }
+    }
+}
+
+/// The routes under `kitchen.bytes`.
+#[derive(Clone, Copy, Debug)]
+pub struct KitchenBytesApi<'a> {
+    client: &'a Client,
+}
+
+impl<'a> KitchenBytesApi<'a> {
+    /// Answers the bytes it was sent, reversed.
+    ///
+    /// `PUT /kitchen/bytes`
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 413: The body is larger than the limit.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn reverse(&self, input: impl Into<crate::Bytes>) -> Result<crate::Bytes, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::PUT, &["kitchen", "bytes"], None);
+        let request = crate::octets(request, input.into());
+        let answer = crate::receive(request).await?;
+        match answer.status {
+            200 => crate::Answer::bytes(answer),
+            _ => Err(answer.failure(&[413])),
+        }
+    }
+}
+
+/// The routes under `kitchen.cookies`.
+#[derive(Clone, Copy, Debug)]
+pub struct KitchenCookiesApi<'a> {
+    client: &'a Client,
+}
+
+impl<'a> KitchenCookiesApi<'a> {
+    /// Answers the cookies it read.
+    ///
+    /// `GET /kitchen/cookies`
+    ///
+    /// `cookies` are sent in one `Cookie` header.
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn cookies(&self, cookies: &Session) -> Result<Session, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::GET, &["kitchen", "cookies"], None);
+        let request = crate::cookie_header(request, &[crate::cookie_pairs(cookies)?].concat());
+        let (status, body) = crate::exchange(request).await?;
+        match status {
+            200 => crate::decode(status, body),
+            _ => Err(crate::failure(status, body, &[400])),
         }
     }
 }
@@ -223,6 +433,93 @@ impl<'a> KitchenEchoApi<'a> {
     }
 }
 
+/// The routes under `kitchen.files`.
+#[derive(Clone, Copy, Debug)]
+pub struct KitchenFilesApi<'a> {
+    client: &'a Client,
+}
+
+impl<'a> KitchenFilesApi<'a> {
+    /// A file named by the rest of the path; its body is the path.
+    ///
+    /// `GET /kitchen/files/*path`
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn file(&self, path: &str) -> Result<crate::Bytes, Error> {
+        let client = self.client;
+        let request = client.request(
+            reqwest::Method::GET,
+            &["kitchen", "files", crate::segments(&path).as_str()],
+            None,
+        );
+        let answer = crate::receive(request).await?;
+        match answer.status {
+            200 => crate::Answer::bytes(answer),
+            _ => Err(answer.failure(&[400])),
+        }
+    }
+}
+
+/// The routes under `kitchen.forms`.
+#[derive(Clone, Copy, Debug)]
+pub struct KitchenFormsApi<'a> {
+    client: &'a Client,
+}
+
+impl<'a> KitchenFormsApi<'a> {
+    /// Answers the form it read.
+    ///
+    /// `POST /kitchen/forms`
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 413: The body is larger than the limit.
+    /// - [`Error::Api`] 415: The body is not `application/x-www-form-urlencoded`.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn form(&self, input: &Filter) -> Result<Filter, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::POST, &["kitchen", "forms"], None);
+        let request = crate::form(request, input)?;
+        let (status, body) = crate::exchange(request).await?;
+        match status {
+            201 => crate::decode(status, body),
+            _ => Err(crate::failure(status, body, &[400, 413, 415])),
+        }
+    }
+}
+
+/// The routes under `kitchen.go`.
+#[derive(Clone, Copy, Debug)]
+pub struct KitchenGoApi<'a> {
+    client: &'a Client,
+}
+
+impl<'a> KitchenGoApi<'a> {
+    /// Sends the client to the file named by the text.
+    ///
+    /// `POST /kitchen/go`
+    ///
+    /// A redirect is answered, not followed.
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 413: The body is larger than the limit.
+    /// - [`Error::Api`] 415: The body is not `text/plain`.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn go(&self, input: &str) -> Result<crate::Redirect, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::POST, &["kitchen", "go"], None);
+        let request = crate::text(request, input);
+        let answer = crate::receive(request).await?;
+        match answer.status {
+            303 => answer.redirect(),
+            _ => Err(answer.failure(&[400, 413, 415])),
+        }
+    }
+}
+
 /// The routes under `kitchen.headers`.
 #[derive(Clone, Copy, Debug)]
 pub struct KitchenHeadersApi<'a> {
@@ -245,6 +542,71 @@ impl<'a> KitchenHeadersApi<'a> {
         match status {
             200 => crate::decode(status, body),
             _ => Err(crate::failure(status, body, &[400])),
+        }
+    }
+}
+
+/// The routes under `kitchen.jobs`.
+#[derive(Clone, Copy, Debug)]
+pub struct KitchenJobsApi<'a> {
+    client: &'a Client,
+}
+
+impl<'a> KitchenJobsApi<'a> {
+    /// Runs a job: done at once when `id` is even, queued when it is odd.
+    ///
+    /// `GET /kitchen/jobs/:id`
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn job(&self, id: u64) -> Result<answers::KitchenJobsJob, Error> {
+        let client = self.client;
+        let request = client.request(
+            reqwest::Method::GET,
+            &["kitchen", "jobs", crate::segment(&id).as_str()],
+            None,
+        );
+        let answer = crate::receive(request).await?;
+        match answer.status {
+            200 => crate::Answer::json(answer).map(answers::KitchenJobsJob::Done),
+            202 => crate::Answer::json(answer).map(answers::KitchenJobsJob::Queued),
+            _ => Err(answer.failure(&[400])),
+        }
+    }
+}
+
+/// The routes under `kitchen.moderation`.
+#[derive(Clone, Copy, Debug)]
+pub struct KitchenModerationApi<'a> {
+    client: &'a Client,
+}
+
+impl<'a> KitchenModerationApi<'a> {
+    /// Erases a thing; moderators only.
+    ///
+    /// `DELETE /kitchen/moderation/:id`
+    ///
+    /// Needs the `moderator` credential ([`ClientBuilder::moderator_token`]): The moderators' token.
+    ///
+    /// # Errors
+    /// - [`Error::MissingCredential`] before sending, without the credential
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 401: No valid moderator token.
+    /// - [`Error::Api`] 404: There is no such thing.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn erase(&self, id: u64) -> Result<(), Error> {
+        let client = self.client;
+        let request = client.request(
+            reqwest::Method::DELETE,
+            &["kitchen", "moderation", crate::segment(&id).as_str()],
+            None,
+        );
+        let request = crate::bearer(request, "moderator", &client.credentials.moderator)?;
+        let (status, body) = crate::exchange(request).await?;
+        match status {
+            204 => crate::empty(status, body),
+            _ => Err(crate::failure(status, body, &[400, 401, 404])),
         }
     }
 }
@@ -307,6 +669,62 @@ impl<'a> KitchenQueryApi<'a> {
     }
 }
 
+/// The routes under `kitchen.text`.
+#[derive(Clone, Copy, Debug)]
+pub struct KitchenTextApi<'a> {
+    client: &'a Client,
+}
+
+impl<'a> KitchenTextApi<'a> {
+    /// Shouts the text it was sent.
+    ///
+    /// `POST /kitchen/text`
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 413: The body is larger than the limit.
+    /// - [`Error::Api`] 415: The body is not `text/plain`.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn shout(&self, input: &str) -> Result<String, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::POST, &["kitchen", "text"], None);
+        let request = crate::text(request, input);
+        let answer = crate::receive(request).await?;
+        match answer.status {
+            200 => crate::Answer::text(answer),
+            _ => Err(answer.failure(&[400, 413, 415])),
+        }
+    }
+}
+
+/// The routes under `kitchen.trees`.
+#[derive(Clone, Copy, Debug)]
+pub struct KitchenTreesApi<'a> {
+    client: &'a Client,
+}
+
+impl<'a> KitchenTreesApi<'a> {
+    /// Plants a tree where its label says.
+    ///
+    /// `POST /kitchen/trees`
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 413: The body is larger than the limit.
+    /// - [`Error::Api`] 415: The body is not `application/json`.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn plant(&self, input: &Tree) -> Result<crate::Created<Tree>, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::POST, &["kitchen", "trees"], None);
+        let request = crate::body(request, input)?;
+        let answer = crate::receive(request).await?;
+        match answer.status {
+            201 => answer.created(crate::Answer::json),
+            _ => Err(answer.failure(&[400, 413, 415])),
+        }
+    }
+}
+
 /// A path parameter's text, percent-encoded.
 #[allow(dead_code)]
 fn segment<T: Serialize + ?Sized>(value: &T) -> String {
@@ -316,6 +734,21 @@ fn segment<T: Serialize + ?Sized>(value: &T) -> String {
         Err(_) => String::new(),
     };
     percent_encoding::utf8_percent_encode(&text, SEGMENT).to_string()
+}
+
+/// A catch-all path parameter: each `/`-separated segment percent-encoded,
+/// the slashes kept.
+#[allow(dead_code)]
+fn segments<T: Serialize + ?Sized>(value: &T) -> String {
+    let text = match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(text)) => text,
+        Ok(other) => other.to_string(),
+        Err(_) => String::new(),
+    };
+    text.split('/')
+        .map(|segment| percent_encoding::utf8_percent_encode(segment, SEGMENT).to_string())
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// Everything but RFC 3986's unreserved characters.
@@ -334,6 +767,104 @@ fn body<T: Serialize>(
     Ok(request
         .header(reqwest::header::CONTENT_TYPE, "application/json")
         .body(bytes))
+}
+
+/// An `application/x-www-form-urlencoded` body, nested fields as
+/// `a[b]=1` and lists as `a[0]=x`: serde_qs, as the server decodes it.
+#[allow(dead_code)]
+fn form<T: Serialize>(
+    request: reqwest::RequestBuilder,
+    input: &T,
+) -> Result<reqwest::RequestBuilder, Error> {
+    let text = serde_qs::to_string(input).map_err(|err| Error::Encode(err.to_string()))?;
+    Ok(request
+        .header(
+            reqwest::header::CONTENT_TYPE,
+            "application/x-www-form-urlencoded",
+        )
+        .body(text))
+}
+
+#[allow(dead_code)]
+fn text(request: reqwest::RequestBuilder, input: &str) -> reqwest::RequestBuilder {
+    request
+        .header(reqwest::header::CONTENT_TYPE, "text/plain; charset=utf-8")
+        .body(input.to_owned())
+}
+
+#[allow(dead_code)]
+fn octets(request: reqwest::RequestBuilder, input: Bytes) -> reqwest::RequestBuilder {
+    request
+        .header(reqwest::header::CONTENT_TYPE, "application/octet-stream")
+        .body(input)
+}
+
+/// The fields of a cookies struct as `name`, `value` pairs.
+#[allow(dead_code)]
+fn cookie_pairs<T: Serialize>(cookies: &T) -> Result<Vec<(String, String)>, Error> {
+    let value = serde_json::to_value(cookies).map_err(|err| Error::Encode(err.to_string()))?;
+    let serde_json::Value::Object(fields) = value else {
+        return Err(Error::Encode("cookies must be a struct".to_owned()));
+    };
+    Ok(fields
+        .into_iter()
+        .filter(|(_, value)| !value.is_null())
+        .map(|(name, value)| match value {
+            serde_json::Value::String(text) => (name, text),
+            other => (name, other.to_string()),
+        })
+        .collect())
+}
+
+/// One `Cookie` header, values percent-encoded as the server decodes them.
+#[allow(dead_code)]
+fn cookie_header(
+    request: reqwest::RequestBuilder,
+    pairs: &[(String, String)],
+) -> reqwest::RequestBuilder {
+    if pairs.is_empty() {
+        return request;
+    }
+    let header = pairs
+        .iter()
+        .map(|(name, value)| {
+            format!(
+                "{name}={}",
+                percent_encoding::utf8_percent_encode(value, SEGMENT)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    request.header(reqwest::header::COOKIE, header)
+}
+
+/// A scheme's credential, or [`Error::MissingCredential`].
+#[allow(dead_code)]
+fn credential<'a>(scheme: &'static str, credential: &'a Option<String>) -> Result<&'a str, Error> {
+    credential
+        .as_deref()
+        .ok_or(Error::MissingCredential { scheme })
+}
+
+/// `Authorization: Bearer <token>`.
+#[allow(dead_code)]
+fn bearer(
+    request: reqwest::RequestBuilder,
+    scheme: &'static str,
+    token: &Option<String>,
+) -> Result<reqwest::RequestBuilder, Error> {
+    Ok(request.bearer_auth(credential(scheme, token)?))
+}
+
+/// An API key in the header `name`.
+#[allow(dead_code)]
+fn api_key(
+    request: reqwest::RequestBuilder,
+    name: &str,
+    scheme: &'static str,
+    key: &Option<String>,
+) -> Result<reqwest::RequestBuilder, Error> {
+    Ok(request.header(name, credential(scheme, key)?))
 }
 
 /// A query string as the server decodes it (serde_qs on both sides).
@@ -375,6 +906,103 @@ async fn exchange(request: reqwest::RequestBuilder) -> Result<(u16, String), Err
     Ok((status, body))
 }
 
+/// A redirect the server answered; the client does not follow it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Redirect {
+    /// `303` (GET `location` next), `307` or `308`.
+    pub status: u16,
+    /// Where it points, as the server wrote it.
+    pub location: String,
+}
+
+/// An answer with the `Location` of what it made (`201 Created`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Created<T> {
+    /// Where the new resource is.
+    pub location: String,
+    /// The answer's body.
+    pub body: T,
+}
+
+/// A response, read whole.
+#[allow(dead_code)]
+struct Answer {
+    status: u16,
+    headers: reqwest::header::HeaderMap,
+    body: Bytes,
+}
+
+#[allow(dead_code)]
+async fn receive(request: reqwest::RequestBuilder) -> Result<Answer, Error> {
+    let response = request.send().await?;
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let body = response.bytes().await?;
+    Ok(Answer {
+        status,
+        headers,
+        body,
+    })
+}
+
+#[allow(dead_code)]
+impl Answer {
+    fn body_text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    fn json<T: DeserializeOwned>(self) -> Result<T, Error> {
+        serde_json::from_slice(&self.body).map_err(|source| Error::InvalidBody {
+            status: self.status,
+            body: self.body_text(),
+            source,
+        })
+    }
+
+    fn text(self) -> Result<String, Error> {
+        Ok(self.body_text())
+    }
+
+    fn bytes(self) -> Result<Bytes, Error> {
+        Ok(self.body)
+    }
+
+    fn empty(self) -> Result<(), Error> {
+        Ok(())
+    }
+
+    fn location(&self) -> Result<String, Error> {
+        self.headers
+            .get(reqwest::header::LOCATION)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_owned)
+            .ok_or(Error::InvalidHeader {
+                status: self.status,
+                name: "Location",
+            })
+    }
+
+    fn redirect(self) -> Result<Redirect, Error> {
+        Ok(Redirect {
+            status: self.status,
+            location: self.location()?,
+        })
+    }
+
+    fn created<T>(self, body: fn(Answer) -> Result<T, Error>) -> Result<Created<T>, Error> {
+        let location = self.location()?;
+        Ok(Created {
+            location,
+            body: body(self)?,
+        })
+    }
+
+    fn failure(self, documented: &[u16]) -> Error {
+        let body = self.body_text();
+        failure(self.status, body, documented)
+    }
+}
+
 #[allow(dead_code)]
 fn decode<T: DeserializeOwned>(status: u16, body: String) -> Result<T, Error> {
     match serde_json::from_str(&body) {
@@ -406,6 +1034,25 @@ fn failure(status: u16, body: String, documented: &[u16]) -> Error {
             body,
             source,
         },
+    }
+}
+/// What routes with several success answers answer: one enum per route,
+/// a variant per status.
+pub mod answers {
+    #[allow(unused_imports)]
+    use crate::*;
+
+    /// What `kitchen.jobs.job` answers on success, by status.
+    #[derive(Clone, Debug, PartialEq)]
+    pub enum KitchenJobsJob {
+        /// Done at once.
+        ///
+        /// HTTP 200.
+        Done(Job),
+        /// Queued; poll the ticket.
+        ///
+        /// HTTP 202.
+        Queued(Ticket),
     }
 }
 

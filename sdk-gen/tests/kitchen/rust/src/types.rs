@@ -220,3 +220,39 @@ pub struct Tenant {
     #[serde(rename = "x-label", default, skip_serializing_if = "Option::is_none")]
     pub x_label: Option<Vec<String>>,
 }
+
+/// Cookies.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Session {
+    /// The session.
+    ///
+    /// On the wire: `string & MinLength<1>`.
+    pub sid: String,
+    /// A preference.
+    ///
+    /// On the wire: `string`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theme: Option<String>,
+}
+
+/// A job done.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Job {
+    /// Its id.
+    ///
+    /// On the wire: `number & Type<"uint64">`.
+    pub id: u64,
+}
+
+/// A job queued.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Ticket {
+    /// Its id.
+    ///
+    /// On the wire: `number & Type<"uint64">`.
+    pub id: u64,
+    /// Where to ask for it.
+    ///
+    /// On the wire: `string`.
+    pub poll: String,
+}

@@ -319,6 +319,25 @@ export const TYPES: Record<string, RuntimeType> = {
     "k": "object",
     "strict": false
   },
+  "Job": {
+    "fields": [
+      {
+        "always": true,
+        "name": "id",
+        "required": true,
+        "schema": {
+          "e": "number & Type<\"uint64\">",
+          "f": "uint64",
+          "hi": 1.8446744073709552e+19,
+          "k": "integer",
+          "lo": 0.0,
+          "wide": true
+        }
+      }
+    ],
+    "k": "object",
+    "strict": false
+  },
   "Loose": {
     "content": null,
     "k": "union",
@@ -385,6 +404,31 @@ export const TYPES: Record<string, RuntimeType> = {
       {
         "always": false,
         "name": "title",
+        "required": false,
+        "schema": {
+          "e": "string",
+          "k": "string"
+        }
+      }
+    ],
+    "k": "object",
+    "strict": false
+  },
+  "Session": {
+    "fields": [
+      {
+        "always": true,
+        "name": "sid",
+        "required": true,
+        "schema": {
+          "e": "string & MinLength<1>",
+          "k": "string",
+          "minLength": 1
+        }
+      },
+      {
+        "always": false,
+        "name": "theme",
         "required": false,
         "schema": {
           "e": "string",
@@ -471,6 +515,34 @@ export const TYPES: Record<string, RuntimeType> = {
             "k": "string"
           },
           "k": "array"
+        }
+      }
+    ],
+    "k": "object",
+    "strict": false
+  },
+  "Ticket": {
+    "fields": [
+      {
+        "always": true,
+        "name": "id",
+        "required": true,
+        "schema": {
+          "e": "number & Type<\"uint64\">",
+          "f": "uint64",
+          "hi": 1.8446744073709552e+19,
+          "k": "integer",
+          "lo": 0.0,
+          "wide": true
+        }
+      },
+      {
+        "always": true,
+        "name": "poll",
+        "required": true,
+        "schema": {
+          "e": "string",
+          "k": "string"
         }
       }
     ],

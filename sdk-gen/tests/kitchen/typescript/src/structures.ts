@@ -281,3 +281,44 @@ export interface Tenant {
    */
   "x-label"?: Array<string>;
 }
+
+/**
+ * Cookies.
+ */
+export interface Session {
+  /**
+   * The session.
+   * @minLength 1
+   */
+  sid: string;
+  /**
+   * A preference.
+   */
+  theme?: string;
+}
+
+/**
+ * A job done.
+ */
+export interface Job {
+  /**
+   * Its id.
+   * @type uint64
+   */
+  id: number;
+}
+
+/**
+ * A job queued.
+ */
+export interface Ticket {
+  /**
+   * Its id.
+   * @type uint64
+   */
+  id: number;
+  /**
+   * Where to ask for it.
+   */
+  poll: string;
+}

@@ -3,3 +3,4 @@
  * @module
  */
 export * as articles from "./articles/index.js";
+export * as moderation from "./moderation/index.js";

@@ -1,0 +1,345 @@
+//! One route as a method of the Rust client: its parameters, the steps
+//! that build the request, and how each answer is read.
+
+use std::collections::BTreeSet;
+
+use framework::{
+    ContentKind,
+    manifest::{RouteManifest, SecurityKindManifest, SecuritySchemeManifest},
+};
+
+use super::{RustGen, doc_comment, pascal, snake, unique};
+use crate::{
+    GenerateError,
+    answer::{Answer, Content, Shape, answers, is_plain_json},
+};
+
+/// What the `lib.rs` template writes for one route.
+pub(super) struct Method {
+    pub(super) doc: String,
+    pub(super) name: String,
+    pub(super) params: String,
+    pub(super) method: String,
+    pub(super) segments: String,
+    pub(super) steps: Vec<String>,
+    /// `None`, or the expression of the query string.
+    pub(super) query: &'static str,
+    pub(super) status: u16,
+    pub(super) errors: String,
+    pub(super) output: String,
+    /// For a route answering one JSON (or empty) body: how it is read.
+    pub(super) decode: &'static str,
+    /// For the other routes: one `status => read,` per answer.
+    pub(super) arms: Vec<String>,
+    /// The enum of a route with several answers, in `mod answers`.
+    pub(super) answer_enum: String,
+}
+
+/// The request a method builds, before it is sent.
+struct Request {
+    params: Vec<String>,
+    steps: Vec<String>,
+    query: &'static str,
+}
+
+impl RustGen<'_, '_> {
+    pub(super) fn method(
+        &self,
+        function: &str,
+        route: &RouteManifest,
+    ) -> Result<Method, GenerateError> {
+        let request = self.request(route)?;
+        let answers = answers(route);
+        let plain = is_plain_json(route);
+        let enum_name = pascal(&route.operation_id);
+        let (output, arms, answer_enum) = if plain {
+            let output = match answers.first().map(|answer| answer.shape) {
+                Some(Shape::Plain(Content::Json(schema))) => self.type_of(schema, None),
+                _ => "()".to_owned(),
+            };
+            (output, Vec::new(), String::new())
+        } else if let [only] = answers.as_slice() {
+            let arm = format!("{} => {},", only.status, read(only.shape));
+            (self.answer_type(only.shape), vec![arm], String::new())
+        } else {
+            let (decl, arms) = self.answer_enum(route, &enum_name, &answers);
+            (format!("answers::{enum_name}"), arms, decl)
+        };
+        Ok(Method {
+            doc: doc_comment(&self.method_doc(route, &answers)?, "    "),
+            name: snake(function),
+            params: request.params.join(", "),
+            method: route.method.as_str().to_owned(),
+            segments: segments(route),
+            steps: request.steps,
+            query: request.query,
+            status: route.status,
+            errors: route
+                .errors
+                .iter()
+                .map(|error| error.status.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            output,
+            decode: match answers.first().map(|answer| answer.shape) {
+                Some(Shape::Plain(Content::Json(_))) => "crate::decode",
+                _ => "crate::empty",
+            },
+            arms,
+            answer_enum,
+        })
+    }
+
+    /// The parameters and the steps that put them in the request.
+    fn request(&self, route: &RouteManifest) -> Result<Request, GenerateError> {
+        let mut params = Vec::new();
+        for param in &route.path_params {
+            let ty = self.param_type(&param.schema);
+            params.push(format!("{}: {ty}", snake(&param.name)));
+        }
+        let mut steps = Vec::new();
+        if let Some(schema) = &route.headers {
+            params.push(format!("headers: &{}", self.type_of(schema, None)));
+            steps.push("let request = crate::headers(request, headers)?;".to_owned());
+        }
+        let mut query = "None";
+        if let Some(schema) = &route.query {
+            params.push(format!("query: &{}", self.type_of(schema, None)));
+            query = "Some(&crate::query(query)?)";
+        }
+        if let Some(schema) = &route.cookies {
+            params.push(format!("cookies: &{}", self.type_of(schema, None)));
+        }
+        steps.extend(self.credential_steps(route)?);
+        if let Some(body) = &route.body {
+            let (param, step) = match (body.kind, &body.schema) {
+                (ContentKind::Json, Some(schema)) => (
+                    format!("input: &{}", self.type_of(schema, None)),
+                    "crate::body(request, input)?",
+                ),
+                (ContentKind::Form, Some(schema)) => (
+                    format!("input: &{}", self.type_of(schema, None)),
+                    "crate::form(request, input)?",
+                ),
+                (ContentKind::Text | ContentKind::Html, _) => {
+                    ("input: &str".to_owned(), "crate::text(request, input)")
+                }
+                _ => (
+                    "input: impl Into<crate::Bytes>".to_owned(),
+                    "crate::octets(request, input.into())",
+                ),
+            };
+            params.push(param);
+            steps.push(format!("let request = {step};"));
+        }
+        Ok(Request {
+            params,
+            steps,
+            query,
+        })
+    }
+
+    /// The steps that send the route's credentials and cookies.
+    fn credential_steps(&self, route: &RouteManifest) -> Result<Vec<String>, GenerateError> {
+        let mut steps = Vec::new();
+        let mut cookies = Vec::new();
+        if route.cookies.is_some() {
+            cookies.push("crate::cookie_pairs(cookies)?".to_owned());
+        }
+        for name in &route.security {
+            let scheme = self.scheme(route, name)?;
+            let field = format!("&client.credentials.{}", snake(&scheme.name));
+            let scheme_name = &scheme.name;
+            match &scheme.kind {
+                SecurityKindManifest::ApiKeyHeader { name } => steps.push(format!(
+                    "let request = crate::api_key(request, {name:?}, {scheme_name:?}, {field})?;"
+                )),
+                SecurityKindManifest::ApiKeyCookie { name } => cookies.push(format!(
+                    "vec![({name:?}.to_owned(), crate::credential({scheme_name:?}, {field})?.to_owned())]"
+                )),
+                _ => steps.push(format!(
+                    "let request = crate::bearer(request, {scheme_name:?}, {field})?;"
+                )),
+            }
+        }
+        if !cookies.is_empty() {
+            steps.push(format!(
+                "let request = crate::cookie_header(request, &[{}].concat());",
+                cookies.join(", ")
+            ));
+        }
+        Ok(steps)
+    }
+
+    /// The type a method answers for one answer.
+    fn answer_type(&self, shape: Shape<'_>) -> String {
+        let content = |content: Content<'_>| match content {
+            Content::Empty => "()".to_owned(),
+            Content::Json(schema) => self.type_of(schema, None),
+            Content::Text => "String".to_owned(),
+            Content::Bytes => "crate::Bytes".to_owned(),
+        };
+        match shape {
+            Shape::Plain(body) => content(body),
+            Shape::Redirect => "crate::Redirect".to_owned(),
+            Shape::Created(body) => format!("crate::Created<{}>", content(body)),
+        }
+    }
+
+    /// The enum of a route's answers, and the match arm of each.
+    fn answer_enum(
+        &self,
+        route: &RouteManifest,
+        name: &str,
+        answers: &[Answer<'_>],
+    ) -> (String, Vec<String>) {
+        let mut body = String::new();
+        let mut arms = Vec::new();
+        let mut taken = BTreeSet::new();
+        for answer in answers {
+            let variant = match answer.variant {
+                Some(variant) => pascal(variant),
+                None => format!("Status{}", answer.status),
+            };
+            let variant = unique(variant, &mut taken);
+            let description = route
+                .responses
+                .iter()
+                .find(|response| response.status == answer.status)
+                .map_or("", |response| response.description.as_str());
+            body.push_str(&doc_comment(
+                &format!("{description}\n\nHTTP {}.", answer.status),
+                "    ",
+            ));
+            let read = read(answer.shape);
+            if answer.shape == Shape::Plain(Content::Empty) {
+                body.push_str(&format!("    {variant},\n"));
+                arms.push(format!(
+                    "{} => {read}.map(|()| answers::{name}::{variant}),",
+                    answer.status
+                ));
+            } else {
+                let ty = self.answer_type(answer.shape);
+                body.push_str(&format!("    {variant}({ty}),\n"));
+                arms.push(format!(
+                    "{} => {read}.map(answers::{name}::{variant}),",
+                    answer.status
+                ));
+            }
+        }
+        let doc = doc_comment(
+            &format!(
+                "What `{}` answers on success, by status.",
+                route.operation_id
+            ),
+            "",
+        );
+        let decl =
+            format!("{doc}#[derive(Clone, Debug, PartialEq)]\npub enum {name} {{\n{body}}}\n");
+        (decl, arms)
+    }
+
+    fn method_doc(
+        &self,
+        route: &RouteManifest,
+        answers: &[Answer<'_>],
+    ) -> Result<String, GenerateError> {
+        let mut doc = route.summary.clone();
+        if !route.description.is_empty() {
+            doc.push_str("\n\n");
+            doc.push_str(&route.description);
+        }
+        doc.push_str(&format!("\n\n`{} {}`", route.method, route.path));
+        if answers.iter().any(|answer| answer.shape == Shape::Redirect) {
+            doc.push_str("\n\nA redirect is answered, not followed.");
+        }
+        if route.cookies.is_some() {
+            doc.push_str("\n\n`cookies` are sent in one `Cookie` header.");
+        }
+        for name in &route.security {
+            let scheme = self.scheme(route, name)?;
+            doc.push_str(&format!(
+                "\n\nNeeds the `{}` credential ([`ClientBuilder::{}`]): {}",
+                scheme.name,
+                credential_method(scheme),
+                scheme.description
+            ));
+        }
+        if !route.errors.is_empty() || !route.security.is_empty() {
+            doc.push_str("\n\n# Errors\n");
+            if !route.security.is_empty() {
+                doc.push_str(
+                    "- [`Error::MissingCredential`] before sending, without the credential\n",
+                );
+            }
+            for error in &route.errors {
+                doc.push_str(&format!(
+                    "- [`Error::Api`] {}: {}\n",
+                    error.status, error.description
+                ));
+            }
+            doc.push_str(
+                "- [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise",
+            );
+        }
+        Ok(doc)
+    }
+
+    pub(super) fn scheme<'a>(
+        &'a self,
+        route: &RouteManifest,
+        name: &str,
+    ) -> Result<&'a SecuritySchemeManifest, GenerateError> {
+        self.model
+            .manifest
+            .security_schemes
+            .iter()
+            .find(|scheme| scheme.name == name)
+            .ok_or_else(|| {
+                GenerateError::Conflict(format!(
+                    "route {} needs the security scheme `{name}`, which the manifest does not define",
+                    route.operation_id
+                ))
+            })
+    }
+}
+
+/// The method of [`ClientBuilder`] that sets a scheme's credential:
+/// `moderator_token` for a bearer token, `session_key` for an API key.
+pub(super) fn credential_method(scheme: &SecuritySchemeManifest) -> String {
+    match scheme.kind {
+        SecurityKindManifest::Bearer => format!("{}_token", snake(&scheme.name)),
+        _ => format!("{}_key", snake(&scheme.name)),
+    }
+}
+
+/// The URL's segments: literal ones quoted, parameters percent-encoded (a
+/// catch-all's slashes kept).
+fn segments(route: &RouteManifest) -> String {
+    let mut segments = Vec::new();
+    for segment in route.path.split('/').filter(|segment| !segment.is_empty()) {
+        if let Some(name) = segment.strip_prefix(':') {
+            segments.push(format!("crate::segment(&{}).as_str()", snake(name)));
+        } else if let Some(name) = segment.strip_prefix('*') {
+            segments.push(format!("crate::segments(&{}).as_str()", snake(name)));
+        } else {
+            segments.push(format!("{segment:?}"));
+        }
+    }
+    segments.join(", ")
+}
+
+/// How an answer of `shape` is read from `answer`.
+fn read(shape: Shape<'_>) -> String {
+    let content = |content: Content<'_>| match content {
+        Content::Empty => "crate::Answer::empty",
+        Content::Json(_) => "crate::Answer::json",
+        Content::Text => "crate::Answer::text",
+        Content::Bytes => "crate::Answer::bytes",
+    };
+    match shape {
+        Shape::Plain(body) => format!("{}(answer)", content(body)),
+        Shape::Redirect => "answer.redirect()".to_owned(),
+        Shape::Created(body) => format!("answer.created({})", content(body)),
+    }
+}
