@@ -34,12 +34,7 @@ impl BbsArticlesController {
         id: Uuid,
         password: String,
     ) -> Result<(), ApiError> {
-        let hash = self
-            .store
-            .password_hash(section, id)
-            .await?
-            .ok_or_else(|| article_not_found(section, id))?;
-        if password::verify(password, hash).await? {
+        if password_matches(&self.store, section, id, password).await? {
             Ok(())
         } else {
             Err(ApiError::new(
@@ -51,7 +46,22 @@ impl BbsArticlesController {
     }
 }
 
-fn article_not_found(section: &str, id: Uuid) -> ApiError {
+/// Whether `password` is the one the article was posted with; `404` when
+/// there is no such article.
+pub(crate) async fn password_matches(
+    store: &ArticleStore,
+    section: &str,
+    id: Uuid,
+    password: String,
+) -> Result<bool, ApiError> {
+    let hash = store
+        .password_hash(section, id)
+        .await?
+        .ok_or_else(|| article_not_found(section, id))?;
+    password::verify(password, hash).await
+}
+
+pub(crate) fn article_not_found(section: &str, id: Uuid) -> ApiError {
     ApiError::not_found(format!("no article {id} in section `{section}`"))
 }
 

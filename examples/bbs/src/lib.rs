@@ -1,9 +1,14 @@
 //! The BBS articles app: the framework's reference example, modeled on
 //! nestia's BBS example. Articles live in sections; an update appends a
-//! snapshot, so history is never rewritten.
+//! snapshot, so history is never rewritten. Beside the JSON API it serves
+//! HTML pages ([`pages`]) and a moderator route guarded by a bearer token
+//! ([`moderator`]).
 
 pub mod controller;
 pub mod dto;
+pub mod moderation;
+pub mod moderator;
+pub mod pages;
 pub mod password;
 pub mod store;
 
@@ -12,6 +17,9 @@ use std::net::SocketAddr;
 use framework::{App, BuildError, Server, openapi::OpenApiDocument};
 
 pub use controller::BbsArticlesController;
+pub use moderation::BbsModerationController;
+pub use moderator::{Moderator, ModeratorToken};
+pub use pages::BbsPagesController;
 pub use store::{ArticleStore, StoreError};
 
 /// The database used when `DATABASE_URL` is not set: a file in the working
@@ -25,11 +33,20 @@ pub fn api_info() -> OpenApiDocument {
     )
 }
 
-/// The app over a store; it also serves `/openapi.json` and `/docs`.
+/// The app over a store with moderation off; it also serves
+/// `/openapi.json` and `/docs`.
 pub fn app(store: ArticleStore) -> Result<App, BuildError> {
+    app_with(store, ModeratorToken::unset())
+}
+
+/// The app over a store, whose moderator routes accept `moderator`.
+pub fn app_with(store: ArticleStore, moderator: ModeratorToken) -> Result<App, BuildError> {
     App::builder()
         .openapi(api_info())
-        .controller(BbsArticlesController::new(store))
+        .controller(BbsArticlesController::new(store.clone()))
+        .controller(BbsModerationController::new(store.clone()))
+        .controller(BbsPagesController::new(store))
+        .state(moderator)
         .build()
 }
 
@@ -42,10 +59,16 @@ pub struct Config {
     pub port: u16,
     /// `DATABASE_URL`, default [`DEFAULT_DATABASE_URL`].
     pub database_url: String,
+    /// `BBS_MODERATOR_TOKEN`; unset turns moderation off.
+    pub moderator_token: ModeratorToken,
 }
 
 impl Config {
-    /// Reads `HOST`, `PORT` and `DATABASE_URL`.
+    /// Reads `HOST`, `PORT`, `DATABASE_URL` and `BBS_MODERATOR_TOKEN`.
+    ///
+    /// # Errors
+    /// A `PORT` that is not a port number, or a `BBS_MODERATOR_TOKEN` that
+    /// is set but empty or padded with whitespace.
     pub fn from_env() -> Result<Config, String> {
         let port = match std::env::var("PORT") {
             Ok(port) => port
@@ -58,6 +81,7 @@ impl Config {
             port,
             database_url: std::env::var("DATABASE_URL")
                 .unwrap_or_else(|_| DEFAULT_DATABASE_URL.to_owned()),
+            moderator_token: ModeratorToken::from_env()?,
         })
     }
 }
@@ -80,7 +104,7 @@ pub enum RunError {
 /// until SIGINT or SIGTERM.
 pub async fn run(config: Config, on_bound: impl FnOnce(SocketAddr)) -> Result<(), RunError> {
     let store = ArticleStore::open(&config.database_url).await?;
-    let app = app(store.clone())?;
+    let app = app_with(store.clone(), config.moderator_token.clone())?;
     let server = Server::bind((config.host.as_str(), config.port)).await?;
     on_bound(server.local_addr()?);
     server.serve(app).await?;

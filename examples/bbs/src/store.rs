@@ -117,6 +117,17 @@ fn settle<T>(
     }
 }
 
+/// A section that has articles, as the sections page lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SectionSummary {
+    /// The section's name.
+    pub name: String,
+    /// How many articles it has.
+    pub articles: u64,
+    /// When its newest article was posted.
+    pub latest: DateTime<Utc>,
+}
+
 /// The articles' store.
 #[derive(Clone, Debug)]
 pub struct ArticleStore {
@@ -381,6 +392,27 @@ impl ArticleStore {
                 .await?;
             Ok::<_, StoreError>(done.rows_affected() > 0)
         })
+    }
+
+    /// Every section that has articles, by name.
+    pub async fn sections(&self) -> Result<Vec<SectionSummary>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT section, COUNT(*) AS articles, MAX(created_at) AS latest \
+             FROM articles GROUP BY section ORDER BY section",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let articles: i64 = row.try_get("articles")?;
+                let latest: String = row.try_get("latest")?;
+                Ok(SectionSummary {
+                    name: row.try_get("section")?,
+                    articles: u64::try_from(articles).unwrap_or_default(),
+                    latest: parse_time(&latest)?,
+                })
+            })
+            .collect()
     }
 
     /// One page of the section's articles.

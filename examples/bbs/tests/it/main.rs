@@ -1,8 +1,11 @@
 //! Integration tests of the BBS example: every route and error path through
 //! the in-process client, and over real sockets against the `bbs` binary.
 
+mod browser;
 mod fuzz_corpus;
+mod moderation;
 mod openapi;
+mod pages;
 mod process;
 mod properties;
 mod routes;

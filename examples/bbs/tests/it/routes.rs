@@ -359,12 +359,15 @@ async fn unknown_paths_are_404_and_wrong_methods_405_with_allow() {
         .send()
         .await;
     assert_eq!(response.status(), 405);
-    assert_eq!(response.header("allow"), Some("GET, HEAD, PUT, DELETE"));
+    assert_eq!(
+        response.header("allow"),
+        Some("GET, HEAD, PUT, DELETE, OPTIONS")
+    );
     assert_eq!(response.problem().code, "method_not_allowed");
 
     let response = client.get("/bbs/articles/free").send().await;
     assert_eq!(response.status(), 405);
-    assert_eq!(response.header("allow"), Some("POST, PATCH"));
+    assert_eq!(response.header("allow"), Some("POST, PATCH, OPTIONS"));
 }
 
 #[tokio::test]
@@ -401,6 +404,22 @@ async fn the_routes_metadata_matches_the_contract() {
             ("create", "POST", "/bbs/articles/:section", 201),
             ("update", "PUT", "/bbs/articles/:section/:id", 200),
             ("erase", "DELETE", "/bbs/articles/:section/:id", 204),
+            (
+                "erase",
+                "DELETE",
+                "/bbs/moderation/articles/:section/:id",
+                204
+            ),
+            ("sections_page", "GET", "/", 200),
+            ("open_section", "GET", "/sections", 303),
+            ("section_page", "GET", "/sections/:section", 200),
+            ("post_form", "GET", "/sections/:section/new", 200),
+            ("post", "POST", "/sections/:section/new", 201),
+            ("article_page", "GET", "/sections/:section/:id", 200),
+            ("edit_form", "GET", "/sections/:section/:id/edit", 200),
+            ("edit", "POST", "/sections/:section/:id/edit", 201),
+            ("erase_form", "GET", "/sections/:section/:id/erase", 200),
+            ("erase", "POST", "/sections/:section/:id/erase", 201),
         ]
     );
     let update = app.routes()[3];

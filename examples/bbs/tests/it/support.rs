@@ -60,9 +60,23 @@ impl RawResponse {
 
 /// Sends one HTTP/1.1 request on a new connection and reads the answer.
 pub async fn send(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> RawResponse {
+    send_with(addr, method, path, &[], body).await
+}
+
+/// [`send`] with `headers` added.
+pub async fn send_with(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&Value>,
+) -> RawResponse {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let body = body.map(|value| serde_json::to_vec(value).unwrap());
     let mut request = format!("{method} {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\n");
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
     if let Some(body) = &body {
         request.push_str(&format!(
             "content-type: application/json\r\ncontent-length: {}\r\n",
