@@ -218,7 +218,7 @@ mod tests {
         let mut server = BatchedWrites::new(server);
         client.write_all(b"BAD\r\n").await.unwrap();
         let mut buf = [0u8; 16];
-        server.read(&mut buf).await.unwrap();
+        assert_eq!(server.read(&mut buf).await.unwrap(), 5);
         server
             .write_all(b"HTTP/1.1 400 Bad Request\r\n\r\n")
             .await
@@ -240,7 +240,7 @@ mod tests {
             .await
             .unwrap();
         let mut buf = [0u8; 64];
-        server.read(&mut buf).await.unwrap();
+        assert_eq!(server.read(&mut buf).await.unwrap(), 24);
         server.write_all(b"frame").await.unwrap();
         server.flush().await.unwrap();
         let mut frame = [0u8; 5];

@@ -334,23 +334,32 @@ impl Breaker<'_> {
             };
             this.emit(pointer, path, what, Some(value));
         };
+        // Integers step by one, exactly (beyond 2^53 too); numbers by at
+        // least one and by their own size (`f32::MAX + 1.0` is `f32::MAX`).
+        #[allow(clippy::cast_possible_truncation)]
+        let beyond = |this: &mut Self, what: &str, bound: f64, up: bool| {
+            if integer {
+                let whole = if up {
+                    bound.floor() as i128 + 1
+                } else {
+                    bound.ceil() as i128 - 1
+                };
+                let value = i64::try_from(whole)
+                    .map(Value::from)
+                    .or_else(|_| u64::try_from(whole).map(Value::from));
+                if let Ok(value) = value {
+                    this.emit(pointer, path, what, Some(value));
+                }
+            } else {
+                let step = bound.abs().max(1.0);
+                emit(this, what, if up { bound + step } else { bound - step });
+            }
+        };
         if let Some(min) = bounds.minimum {
-            emit(
-                self,
-                "below the minimum",
-                if integer { min.ceil() - 1.0 } else { min - 1.0 },
-            );
+            beyond(self, "below the minimum", min, false);
         }
         if let Some(max) = bounds.maximum {
-            emit(
-                self,
-                "above the maximum",
-                if integer {
-                    max.floor() + 1.0
-                } else {
-                    max + 1.0
-                },
-            );
+            beyond(self, "above the maximum", max, true);
         }
         if let Some(min) = bounds.exclusive_minimum {
             emit(self, "at the exclusive minimum", min);

@@ -9,6 +9,8 @@ use serde::Serialize;
 
 use crate::schema::{Bounds, Format};
 
+pub use super::shape::{KeysOnce, Shape, Shaped, deserialize_shaped};
+
 /// Text that string tags (`format`, `min_length`, `max_length`, `pattern`)
 /// apply to.
 #[diagnostic::on_unimplemented(
@@ -61,9 +63,15 @@ impl TextValue for Cow<'_, str> {
 pub trait NumberValue {
     /// The value as `f64`.
     fn number(&self) -> f64;
+
+    /// The value of an integer type, exactly; `None` for `f32` and `f64`.
+    #[inline]
+    fn integer(&self) -> Option<i128> {
+        None
+    }
 }
 
-macro_rules! number_value {
+macro_rules! integer_value {
     ($($ty:ty),*) => {$(
         impl NumberValue for $ty {
             #[inline]
@@ -71,11 +79,31 @@ macro_rules! number_value {
             fn number(&self) -> f64 {
                 *self as f64
             }
+
+            #[inline]
+            #[allow(clippy::cast_lossless)]
+            fn integer(&self) -> Option<i128> {
+                Some(*self as i128)
+            }
         }
     )*};
 }
 
-number_value!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64);
+integer_value!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+impl NumberValue for f32 {
+    #[inline]
+    fn number(&self) -> f64 {
+        f64::from(*self)
+    }
+}
+
+impl NumberValue for f64 {
+    #[inline]
+    fn number(&self) -> f64 {
+        *self
+    }
+}
 
 /// Collections that array tags (`min_items`, `max_items`, `unique_items`,
 /// `items(...)`) apply to.
@@ -162,7 +190,10 @@ pub fn pattern<T: TextValue + ?Sized>(value: &T, regex: &Regex) -> bool {
 /// Number tags, all at once.
 #[inline]
 pub fn bounds<T: NumberValue + ?Sized>(value: &T, bounds: &Bounds) -> bool {
-    bounds.contains(value.number())
+    match value.integer() {
+        Some(integer) => bounds.contains_integer(integer),
+        None => bounds.contains(value.number()),
+    }
 }
 
 /// `min_items = n`.

@@ -8,7 +8,7 @@ use http::StatusCode;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{Dto, Report};
+use super::{Dto, Report, shape::keys_once};
 use crate::{
     error::{ApiError, ValidationIssue},
     schema::{expected, schema_of},
@@ -53,13 +53,23 @@ pub(crate) fn decode_json<T: Dto>(body: &[u8], root: &str) -> Result<T, ApiError
         let (input, buffers) = &mut *scratch;
         input.clear();
         input.extend_from_slice(body);
-        simd_json::serde::from_slice_with_buffers::<T>(input, buffers)
-            .map_err(|err| err.to_string())
+        simd_json::Deserializer::from_slice_with_buffers(input, buffers)
+            .and_then(|mut deserializer| keys_once::<T, _>(&mut deserializer))
+            .map_err(|err| parse_reason(&err))
     });
     match parsed {
         Ok(value) if value.is_valid() => Ok(value),
         Ok(_) => Err(report_json::<T>(body, root, None)),
         Err(reason) => Err(report_json::<T>(body, root, Some(reason))),
+    }
+}
+
+/// Why simd-json refused a body, in serde's words when serde refused it
+/// (`duplicate key `a``), not simd-json's debug form of them.
+fn parse_reason(err: &simd_json::Error) -> String {
+    match err.error() {
+        simd_json::ErrorType::Serde(message) => message.clone(),
+        _ => err.to_string(),
     }
 }
 

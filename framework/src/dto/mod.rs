@@ -10,6 +10,7 @@ mod presence;
 mod property;
 mod random;
 mod report;
+mod shape;
 
 pub use broken::{Broken, broken_variants};
 pub use decode::from_json;
@@ -103,7 +104,6 @@ always_valid!(
     u32,
     u64,
     usize,
-    f32,
     f64,
     char,
     (),
@@ -113,6 +113,15 @@ always_valid!(
     chrono::NaiveDate,
     serde_json::Value
 );
+
+/// An `f32` read from a number beyond its range is infinite: refused, as
+/// its schema's `minimum` and `maximum` say.
+impl Validate for f32 {
+    #[inline]
+    fn is_valid(&self) -> bool {
+        self.is_finite()
+    }
+}
 
 impl<Tz: chrono::TimeZone> Validate for chrono::DateTime<Tz> {
     #[inline]

@@ -7,8 +7,8 @@ use serde_json::{Map, Value};
 
 use super::{Dto, check::canonical};
 use crate::schema::{
-    ArraySchema, Bounds, Format, IntegerSchema, NumberSchema, Registry, Schema, StringSchema,
-    TypeKind, UnionRepr, VariantKind, schema_of,
+    ArraySchema, Bounds, F32_RANGE, Format, IntegerSchema, NumberFormat, NumberSchema, Registry,
+    Schema, StringSchema, TypeKind, UnionRepr, VariantKind, integer_period, schema_of,
 };
 
 /// How deep random values nest before recursion is cut short (empty arrays,
@@ -188,21 +188,29 @@ impl<R: Rng + ?Sized> Generator<'_, R> {
         let Some(step) = int.bounds.multiple_of else {
             return integer_value(self.rng.random_range(low..=high));
         };
-        #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
-        let (first, last) = (
-            (low as f64 / step).ceil() as i128,
-            (high as f64 / step).floor() as i128,
-        );
+        // The same rule as validation: multiples of the period, exactly.
+        let Some(period) = integer_period(step) else {
+            return integer_value(0);
+        };
+        let (first, last) = (div_ceil(low, period), div_floor(high, period));
         if first > last {
             return integer_value(low);
         }
-        #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
-        let value = (self.rng.random_range(first..=last) as f64 * step).round() as i128;
-        integer_value(value)
+        integer_value(self.rng.random_range(first..=last) * period)
     }
 
     fn number(&mut self, number: &NumberSchema) -> Value {
-        let bounds = &number.bounds;
+        // An f32's own range is no reason to draw huge numbers.
+        let mut range = number.bounds;
+        if number.format == NumberFormat::Float {
+            if range.minimum == Some(F32_RANGE.0) {
+                range.minimum = None;
+            }
+            if range.maximum == Some(F32_RANGE.1) {
+                range.maximum = None;
+            }
+        }
+        let bounds = &range;
         let low = bounds
             .minimum
             .or(bounds.exclusive_minimum)
@@ -227,7 +235,7 @@ impl<R: Rng + ?Sized> Generator<'_, R> {
                 None if low < high => self.rng.random_range(low..high),
                 None => low,
             };
-            if bounds.contains(candidate) {
+            if number.bounds.contains(candidate) {
                 return Value::from(candidate);
             }
         }
@@ -409,6 +417,26 @@ fn unanchored(pattern: &str) -> &str {
     match pattern.strip_suffix('$') {
         Some(rest) if !rest.ends_with('\\') => rest,
         _ => pattern,
+    }
+}
+
+/// `value / period` rounded up (`period` > 0).
+fn div_ceil(value: i128, period: i128) -> i128 {
+    let quotient = value / period;
+    if value % period > 0 {
+        quotient + 1
+    } else {
+        quotient
+    }
+}
+
+/// `value / period` rounded down (`period` > 0).
+fn div_floor(value: i128, period: i128) -> i128 {
+    let quotient = value / period;
+    if value % period < 0 {
+        quotient - 1
+    } else {
+        quotient
     }
 }
 

@@ -155,8 +155,7 @@ impl<'a> Report<'a> {
             None
         };
         let (min, max) = int.format.range();
-        #[allow(clippy::cast_precision_loss)]
-        let ok = found.is_some_and(|n| n >= min && n <= max && int.bounds.contains(n as f64));
+        let ok = found.is_some_and(|n| n >= min && n <= max && int.bounds.contains_integer(n));
         if !ok {
             self.issue(path, schema, Some(value));
         }
@@ -311,7 +310,14 @@ impl<'a> Report<'a> {
                 };
                 match map.get(tag).and_then(Value::as_str).and_then(variant_named) {
                     Some(variant) => match (&variant.kind, map.get(content)) {
-                        (VariantKind::Unit, _) => {}
+                        (VariantKind::Unit, None | Some(Value::Null)) => {}
+                        (VariantKind::Unit, Some(inner)) => {
+                            // serde reads the content of a unit variant as `()`.
+                            let len = path.len();
+                            push_key(path, content);
+                            self.push(path, "null".to_owned(), Some(inner));
+                            path.truncate(len);
+                        }
                         (kind, Some(inner)) => {
                             let len = path.len();
                             push_key(path, content);

@@ -286,14 +286,25 @@ impl OpenApiDocument {
                     .build(),
             ));
         }
-        for answer in &route.responses {
-            operation = operation.response(answer.status.to_string(), response(answer, converter));
-        }
+        // An answer and an error with one status (a page's `400` re-render
+        // and the framework's `400` problem) are one response with both
+        // media types.
+        let mut responses: BTreeMap<u16, utoipa::openapi::Response> = route
+            .responses
+            .iter()
+            .map(|answer| (answer.status, response(answer, converter)))
+            .collect();
         for error in &route.errors {
-            operation = operation.response(
-                error.status.to_string(),
-                problem_response(&error.description),
-            );
+            let problem = problem_response(&error.description);
+            match responses.get_mut(&error.status) {
+                Some(answer) => answer.content.extend(problem.content),
+                None => {
+                    responses.insert(error.status, problem);
+                }
+            }
+        }
+        for (status, answer) in responses {
+            operation = operation.response(status.to_string(), answer);
         }
         for scheme in self.security.iter().chain(&route.security) {
             operation = operation.security(SecurityRequirement::new(
@@ -321,10 +332,7 @@ fn content_schema(
 }
 
 /// One answer: its body by media type, and its headers.
-fn response(
-    answer: &ResponseManifest,
-    converter: &Converter<'_>,
-) -> RefOr<utoipa::openapi::Response> {
+fn response(answer: &ResponseManifest, converter: &Converter<'_>) -> utoipa::openapi::Response {
     let mut response = ResponseBuilder::new().description(answer.description.clone());
     if let Some(content) = &answer.content {
         response = response.content(
@@ -350,7 +358,7 @@ fn response(
             .build();
         response = response.header(header.name.clone(), built);
     }
-    response.build().into()
+    response.build()
 }
 
 /// A scheme of the manifest in OpenAPI's terms.
@@ -390,7 +398,7 @@ fn method(method: HttpMethod) -> OaMethod {
     }
 }
 
-fn problem_response(description: &str) -> RefOr<utoipa::openapi::Response> {
+fn problem_response(description: &str) -> utoipa::openapi::Response {
     ResponseBuilder::new()
         .description(description)
         .content(
@@ -400,7 +408,6 @@ fn problem_response(description: &str) -> RefOr<utoipa::openapi::Response> {
                 .build(),
         )
         .build()
-        .into()
 }
 
 /// `application/problem+json`, as [`crate::Problem`] reads it.

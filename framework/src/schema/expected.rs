@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::{Bounds, Registry, Schema, TypeKind};
+use super::{Bounds, F32_RANGE, NumberFormat, Registry, Schema, TypeKind};
 
 /// The type expression of `schema`.
 pub(crate) fn expected(schema: &Schema, registry: &Registry) -> String {
@@ -23,7 +23,18 @@ fn write_expected(out: &mut String, schema: &Schema, registry: &Registry) {
         }
         Schema::Number(number) => {
             out.push_str("number");
-            write_bounds(out, &number.bounds);
+            let mut bounds = number.bounds;
+            if number.format == NumberFormat::Float {
+                // typia's `Type<"float">` says the range.
+                out.push_str(" & Type<\"float\">");
+                if bounds.minimum == Some(F32_RANGE.0) {
+                    bounds.minimum = None;
+                }
+                if bounds.maximum == Some(F32_RANGE.1) {
+                    bounds.maximum = None;
+                }
+            }
+            write_bounds(out, &bounds);
         }
         Schema::String(string) => {
             out.push_str("string");

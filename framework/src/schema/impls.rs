@@ -6,8 +6,8 @@ use std::{
 };
 
 use super::{
-    ArraySchema, Bounds, Format, IntegerFormat, IntegerSchema, NumberFormat, NumberSchema,
-    Registry, Schema, StringSchema, ToSchema,
+    ArraySchema, Bounds, F32_RANGE, Format, IntegerFormat, IntegerSchema, NumberFormat,
+    NumberSchema, Registry, Schema, StringSchema, ToSchema,
 };
 
 macro_rules! integer {
@@ -23,11 +23,17 @@ macro_rules! integer {
 integer!(i8 => Int8, i16 => Int16, i32 => Int32, i64 => Int64, isize => Int64,
          u8 => Uint8, u16 => Uint16, u32 => Uint32, u64 => Uint64, usize => Uint64);
 
+/// An `f32` holds numbers within its range only (`1e39` would be
+/// infinity, which JSON cannot write): the range is part of its schema.
 impl ToSchema for f32 {
     fn schema(_: &mut Registry) -> Schema {
         Schema::Number(NumberSchema {
             format: NumberFormat::Float,
-            bounds: Bounds::default(),
+            bounds: Bounds {
+                minimum: Some(F32_RANGE.0),
+                maximum: Some(F32_RANGE.1),
+                ..Bounds::default()
+            },
         })
     }
 }

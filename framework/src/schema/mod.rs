@@ -12,6 +12,9 @@ pub use format::Format;
 pub use registry::{DefId, Registry, SchemaOf, schema_of};
 pub use tags::Tag;
 
+/// `minimum` and `maximum` of an `f32`: its range, part of its schema.
+pub const F32_RANGE: (f64, f64) = (f32::MIN as f64, f32::MAX as f64);
+
 pub(crate) use expected::expected;
 
 /// The name a schema is shown with: a named type's name, or its type
@@ -19,7 +22,7 @@ pub(crate) use expected::expected;
 #[doc(hidden)]
 pub fn type_label(schema: &Schema, registry: &Registry) -> String {
     match schema {
-        Schema::Ref(id) => registry.get(*id).name.clone(),
+        Schema::Ref(id) => registry.name(*id).to_owned(),
         other => expected(other, registry),
     }
 }
@@ -72,7 +75,7 @@ pub struct Bounds {
 }
 
 impl Bounds {
-    /// Whether `value` is within every bound.
+    /// Whether the number `value` is within every bound.
     pub fn contains(&self, value: f64) -> bool {
         self.minimum.is_none_or(|min| value >= min)
             && self.maximum.is_none_or(|max| value <= max)
@@ -82,10 +85,29 @@ impl Bounds {
                 .multiple_of
                 .is_none_or(|step| is_multiple_of(value, step))
     }
+
+    /// Whether the integer `value` is within every bound, compared exactly
+    /// (no rounding to `f64`, whatever the size of `value`).
+    pub fn contains_integer(&self, value: i128) -> bool {
+        use std::cmp::Ordering::{Greater, Less};
+        let compare = |bound: f64| compare_integer(value, bound);
+        self.minimum.is_none_or(|min| compare(min) != Less)
+            && self.maximum.is_none_or(|max| compare(max) != Greater)
+            && self
+                .exclusive_minimum
+                .is_none_or(|min| compare(min) == Greater)
+            && self
+                .exclusive_maximum
+                .is_none_or(|max| compare(max) == Less)
+            && self
+                .multiple_of
+                .is_none_or(|step| integer_period(step).is_some_and(|period| value % period == 0))
+    }
 }
 
 /// Whether `value` is a whole multiple of `step`, allowing for binary
-/// floating point (`0.3` is a multiple of `0.1`).
+/// floating point (`0.3` is a multiple of `0.1`). For numbers; integers
+/// use [`integer_period`], which is exact.
 pub(crate) fn is_multiple_of(value: f64, step: f64) -> bool {
     if step <= 0.0 || !step.is_finite() {
         return false;
@@ -93,6 +115,76 @@ pub(crate) fn is_multiple_of(value: f64, step: f64) -> bool {
     let quotient = value / step;
     let nearest = quotient.round();
     (quotient - nearest).abs() <= 1e-9 * nearest.abs().max(1.0)
+}
+
+/// The integers that are whole multiples of `step` are exactly the
+/// multiples of this period. A whole `step` is its own period; otherwise
+/// `step` is read as the shortest decimal that gives it (`0.1` is 1/10,
+/// not the binary fraction nearest to it), `p / 10^d` in lowest terms, and
+/// `n / step = n * 10^d / p` is whole exactly when `p / gcd(p, 10^d)`
+/// divides `n`. `None` when the step is not positive, or when no integer
+/// but 0 is a multiple (a step of 2^127 or more).
+///
+/// ```
+/// use framework::schema::integer_period;
+/// assert_eq!(integer_period(2.0), Some(2));
+/// assert_eq!(integer_period(0.5), Some(1));
+/// assert_eq!(integer_period(1.5), Some(3));
+/// assert_eq!(integer_period(0.1), Some(1));
+/// assert_eq!(integer_period(0.0), None);
+/// ```
+pub fn integer_period(step: f64) -> Option<i128> {
+    if !(step > 0.0 && step.is_finite()) {
+        return None;
+    }
+    if step.fract() == 0.0 {
+        // Whole and below 2^127: exact as an i128.
+        #[allow(clippy::cast_possible_truncation)]
+        return (step < 2f64.powi(127)).then_some(step as i128);
+    }
+    let mut scale: i128 = 1;
+    for _ in 1..=22 {
+        scale *= 10;
+        #[allow(clippy::cast_precision_loss)]
+        let power = scale as f64;
+        let numerator = (step * power).round();
+        // The decimal `numerator / 10^digits` reads back as `step`: both
+        // are exact below 2^53, so the division rounds as parsing does.
+        if numerator < 2f64.powi(53) && numerator / power == step {
+            #[allow(clippy::cast_possible_truncation)]
+            let numerator = numerator as i128;
+            return Some(numerator / gcd(numerator, scale));
+        }
+    }
+    // Smaller than any decimal of 22 digits: every integer is a multiple.
+    Some(1)
+}
+
+fn gcd(mut a: i128, mut b: i128) -> i128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.abs()
+}
+
+/// `value` against `bound`, exactly.
+fn compare_integer(value: i128, bound: f64) -> std::cmp::Ordering {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    let limit = 2f64.powi(127);
+    if bound >= limit {
+        return Less;
+    }
+    if bound < -limit {
+        return Greater;
+    }
+    let floor = bound.floor();
+    // Whole and within i128: exact.
+    #[allow(clippy::cast_possible_truncation)]
+    let whole = floor as i128;
+    match value.cmp(&whole) {
+        Equal if floor < bound => Less,
+        order => order,
+    }
 }
 
 /// The width of an integer, from its Rust type.

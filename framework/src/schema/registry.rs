@@ -28,6 +28,9 @@ pub struct DefId(pub usize);
 pub struct Registry {
     defs: Vec<Option<TypeDef>>,
     index: HashMap<TypeId, DefId>,
+    /// The names of definitions in progress (a type that contains itself,
+    /// maybe through a generic: `Node { replies: Page<Node> }`).
+    pending: HashMap<DefId, String>,
 }
 
 impl Registry {
@@ -47,11 +50,70 @@ impl Registry {
         Schema::Ref(id)
     }
 
+    /// Defines the named type `T` once and refers to it, like
+    /// [`define`](Registry::define), naming it first: `label` may refer to
+    /// types whose definitions are in progress, `T` included, and `build`
+    /// gets the name.
+    ///
+    /// ```
+    /// use framework::schema::{Registry, Schema, TypeDef, TypeKind, ObjectDef, type_label};
+    /// struct Node;
+    /// let mut registry = Registry::default();
+    /// let schema = registry.define_named::<Node>(
+    ///     |_| "Node".to_owned(),
+    ///     |registry, name| {
+    ///         let me = registry.define_named::<Node>(|_| unreachable!(), |_, _| unreachable!());
+    ///         assert_eq!(type_label(&me, registry), "Node");
+    ///         TypeDef {
+    ///             name,
+    ///             rust_name: "Node",
+    ///             description: String::new(),
+    ///             kind: TypeKind::Object(ObjectDef { fields: vec![], strict: false }),
+    ///         }
+    ///     },
+    /// );
+    /// assert!(matches!(schema, Schema::Ref(_)));
+    /// ```
+    pub fn define_named<T: 'static>(
+        &mut self,
+        label: impl FnOnce(&mut Registry) -> String,
+        build: impl FnOnce(&mut Registry, String) -> TypeDef,
+    ) -> Schema {
+        let type_id = TypeId::of::<T>();
+        if let Some(id) = self.index.get(&type_id) {
+            return Schema::Ref(*id);
+        }
+        let id = DefId(self.defs.len());
+        self.defs.push(None);
+        self.index.insert(type_id, id);
+        self.pending
+            .insert(id, std::any::type_name::<T>().to_owned());
+        let name = label(self);
+        self.pending.insert(id, name.clone());
+        let def = build(self, name);
+        self.pending.remove(&id);
+        self.defs[id.0] = Some(def);
+        Schema::Ref(id)
+    }
+
+    /// The name of a named type, its definition done or in progress.
+    ///
+    /// # Panics
+    /// If `id` is from another registry.
+    pub fn name(&self, id: DefId) -> &str {
+        match (self.defs.get(id.0), self.pending.get(&id)) {
+            (Some(Some(def)), _) => &def.name,
+            (_, Some(name)) => name,
+            _ => panic!("type #{} is not defined in this registry", id.0),
+        }
+    }
+
     /// A registry of definitions already built, the `n`th with `DefId(n)`.
     pub fn from_defs(defs: impl IntoIterator<Item = TypeDef>) -> Registry {
         Registry {
             defs: defs.into_iter().map(Some).collect(),
             index: HashMap::new(),
+            pending: HashMap::new(),
         }
     }
 

@@ -164,18 +164,35 @@ async fn a_form_is_validated_like_a_json_body() {
     assert_eq!(response.status(), 303);
     assert_eq!(response.headers()["location"], "/notes/hi you");
 
-    let refused = client.post("/notes/form").form("text=x&stars=0").send().await;
+    let refused = client
+        .post("/notes/form")
+        .form("text=x&stars=0")
+        .send()
+        .await;
     assert_eq!(refused.status(), 400);
-    let paths: Vec<_> = refused.problem().errors.into_iter().map(|issue| issue.path).collect();
+    let paths: Vec<_> = refused
+        .problem()
+        .errors
+        .into_iter()
+        .map(|issue| issue.path)
+        .collect();
     assert_eq!(paths, ["$input.text", "$input.stars"]);
 
-    let json = client.post("/notes/form").json(&serde_json::json!({"text": "hi"})).send().await;
+    let json = client
+        .post("/notes/form")
+        .json(&serde_json::json!({"text": "hi"}))
+        .send()
+        .await;
     assert_eq!(json.status(), 415);
     assert_eq!(
         json.problem().detail,
         "body: expected `application/x-www-form-urlencoded`, got `application/json`"
     );
-    let big = client.post("/notes/form").form(&format!("text={}", "a".repeat(2000))).send().await;
+    let big = client
+        .post("/notes/form")
+        .form(&format!("text={}", "a".repeat(2000)))
+        .send()
+        .await;
     assert_eq!(big.status(), 413);
 }
 
@@ -183,7 +200,10 @@ async fn a_form_is_validated_like_a_json_body() {
 async fn text_and_bytes_bodies_and_answers() {
     let client = app().test_client();
     let response = client.post("/notes/text").text("héllo").send().await;
-    assert_eq!(response.headers()["content-type"], "text/plain; charset=utf-8");
+    assert_eq!(
+        response.headers()["content-type"],
+        "text/plain; charset=utf-8"
+    );
     assert_eq!(response.text(), "HÉLLO");
     let not_utf8 = client
         .post("/notes/text")
@@ -194,9 +214,16 @@ async fn text_and_bytes_bodies_and_answers() {
     let wrong_type = client.post("/notes/text").json(&"x").send().await;
     assert_eq!(wrong_type.status(), 415);
 
-    let png = client.put("/notes/bytes").body("application/whatever", vec![1, 2, 3]).send().await;
+    let png = client
+        .put("/notes/bytes")
+        .body("application/whatever", vec![1, 2, 3])
+        .send()
+        .await;
     assert_eq!(png.headers()["content-type"], "image/png");
-    assert_eq!(png.headers()["content-disposition"], "attachment; filename=\"note.png\"");
+    assert_eq!(
+        png.headers()["content-disposition"],
+        "attachment; filename=\"note.png\""
+    );
     assert_eq!(png.bytes().as_ref(), [1, 2, 3]);
     let raw = client.get("/notes/raw").send().await;
     assert_eq!(raw.headers()["content-type"], "application/octet-stream");
@@ -217,7 +244,11 @@ async fn cookies_are_read_and_set() {
         response.headers()["set-cookie"],
         "seen=yes; HttpOnly; SameSite=Lax; Path=/"
     );
-    let refused = client.get("/notes/me").header("cookie", "session=nope").send().await;
+    let refused = client
+        .get("/notes/me")
+        .header("cookie", "session=nope")
+        .send()
+        .await;
     assert_eq!(refused.status(), 400);
     let problem = refused.problem();
     assert_eq!(problem.code, "invalid_cookie");
@@ -282,12 +313,32 @@ async fn every_refused_input_is_reported_in_one_400() {
     assert_eq!(response.status(), 400);
     let problem = response.problem();
     assert_eq!(problem.code, "invalid_request");
-    let paths: Vec<_> = problem.errors.iter().map(|issue| issue.path.as_str()).collect();
-    assert_eq!(paths, ["$path.n", "$path.slug", "$query.limit", "$headers[\"x-tenant\"]"]);
+    let paths: Vec<_> = problem
+        .errors
+        .iter()
+        .map(|issue| issue.path.as_str())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "$path.n",
+            "$path.slug",
+            "$query.limit",
+            "$headers[\"x-tenant\"]"
+        ]
+    );
 
-    let one = client.get("/notes/check/1/a-slug?limit=1000").header("x-tenant", "2").send().await;
+    let one = client
+        .get("/notes/check/1/a-slug?limit=1000")
+        .header("x-tenant", "2")
+        .send()
+        .await;
     assert_eq!(one.problem().code, "invalid_query");
-    let ok = client.get("/notes/check/1/a-slug?limit=10").header("x-tenant", "2").send().await;
+    let ok = client
+        .get("/notes/check/1/a-slug?limit=10")
+        .header("x-tenant", "2")
+        .send()
+        .await;
     assert_eq!(ok.text(), "1 a-slug 10 2");
 }
 
@@ -303,13 +354,21 @@ async fn a_path_parameter_type_keeps_its_own_constraints() {
     let problem = response.problem();
     assert_eq!(problem.code, "invalid_path_parameter");
     assert_eq!(problem.errors[0].path, "$path.slug");
-    assert!(problem.errors[0].expected.contains("Pattern"), "{:?}", problem.errors[0]);
+    assert!(
+        problem.errors[0].expected.contains("Pattern"),
+        "{:?}",
+        problem.errors[0]
+    );
 }
 
 #[tokio::test]
 async fn statuses_chosen_at_run_time_and_created() {
     let client = app().test_client();
-    let done = client.post("/notes/jobs").json(&serde_json::json!({"text": "hi"})).send().await;
+    let done = client
+        .post("/notes/jobs")
+        .json(&serde_json::json!({"text": "hi"}))
+        .send()
+        .await;
     assert_eq!(done.status(), 201);
     let queued = client
         .post("/notes/jobs")
@@ -319,7 +378,11 @@ async fn statuses_chosen_at_run_time_and_created() {
     assert_eq!(queued.status(), 202);
     assert_eq!(queued.json::<serde_json::Value>()["stars"], 3);
 
-    let created = client.post("/notes/created").json(&serde_json::json!({"text": "hi"})).send().await;
+    let created = client
+        .post("/notes/created")
+        .json(&serde_json::json!({"text": "hi"}))
+        .send()
+        .await;
     assert_eq!(created.status(), 201);
     assert_eq!(created.headers()["location"], "/notes/1");
     assert_eq!(created.json::<serde_json::Value>()["text"], "hi");
@@ -334,23 +397,42 @@ async fn catch_all_head_and_options() {
     let file = client.get("/notes/files/a/b%20c/d.txt").send().await;
     assert_eq!(file.text(), "a/b c/d.txt");
 
-    let head = client.request(http::Method::HEAD, "/notes/files/abc").send().await;
+    let head = client
+        .request(http::Method::HEAD, "/notes/files/abc")
+        .send()
+        .await;
     assert_eq!(head.status(), 200);
     assert_eq!(head.headers()["content-length"], "3");
     assert_eq!(head.headers()["content-type"], "text/plain; charset=utf-8");
     assert!(head.bytes().is_empty());
 
-    let options = client.request(http::Method::OPTIONS, "/notes/admin/1").send().await;
+    let options = client
+        .request(http::Method::OPTIONS, "/notes/admin/1")
+        .send()
+        .await;
     assert_eq!(options.status(), 204);
     assert_eq!(options.headers()["allow"], "DELETE, OPTIONS");
-    let options = client.request(http::Method::OPTIONS, "/notes/files/x").send().await;
+    let options = client
+        .request(http::Method::OPTIONS, "/notes/files/x")
+        .send()
+        .await;
     assert_eq!(options.headers()["allow"], "GET, HEAD, OPTIONS");
-    let nowhere = client.request(http::Method::OPTIONS, "/nowhere").send().await;
+    let nowhere = client
+        .request(http::Method::OPTIONS, "/nowhere")
+        .send()
+        .await;
     assert_eq!(nowhere.status(), 404);
 }
 
-fn route<'m>(manifest: &'m framework::manifest::ApiManifest, handler: &str) -> &'m framework::manifest::RouteManifest {
-    manifest.routes.iter().find(|route| route.handler == handler).unwrap()
+fn route<'m>(
+    manifest: &'m framework::manifest::ApiManifest,
+    handler: &str,
+) -> &'m framework::manifest::RouteManifest {
+    manifest
+        .routes
+        .iter()
+        .find(|route| route.handler == handler)
+        .unwrap()
 }
 
 #[test]
@@ -359,7 +441,10 @@ fn the_manifest_describes_every_input_and_answer() {
     let manifest = app.manifest();
     let form = route(manifest, "form");
     let body = form.body.as_ref().unwrap();
-    assert_eq!((body.kind, body.media_type.as_str()), (ContentKind::Form, "application/x-www-form-urlencoded"));
+    assert_eq!(
+        (body.kind, body.media_type.as_str()),
+        (ContentKind::Form, "application/x-www-form-urlencoded")
+    );
     assert_eq!(form.responses[0].status, 303);
     assert_eq!(form.responses[0].headers[0].name, "Location");
     let statuses: Vec<u16> = form.errors.iter().map(|error| error.status).collect();
@@ -372,7 +457,10 @@ fn the_manifest_describes_every_input_and_answer() {
     assert_eq!(answer.kind, ContentKind::Bytes);
 
     let shout = route(manifest, "shout");
-    assert_eq!(shout.responses[0].content.as_ref().unwrap().kind, ContentKind::Text);
+    assert_eq!(
+        shout.responses[0].content.as_ref().unwrap().kind,
+        ContentKind::Text
+    );
     assert!(route(manifest, "me").cookies.is_some());
 
     let erase = route(manifest, "erase");
@@ -424,7 +512,11 @@ fn the_document_shows_schemes_media_types_and_headers() {
 
 #[tokio::test]
 async fn without_docs_no_document_is_served() {
-    let app = App::builder().controller(Notes).without_docs().build().unwrap();
+    let app = App::builder()
+        .controller(Notes)
+        .without_docs()
+        .build()
+        .unwrap();
     let response = app.test_client().get("/openapi.json").send().await;
     assert_eq!(response.status(), 404);
     assert!(app.openapi_json().contains("\"/notes/form\""));

@@ -158,18 +158,20 @@ fn expand_inner(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream
     })
 }
 
-/// A DTO answers JSON: `impl IntoResponse`.
+/// A DTO answers JSON: `impl IntoResponse`. The bound is on `Self`, so a
+/// generic DTO needs no bound of its own (and a `#[serde(bound = ..)]` is
+/// respected).
 fn answer_impl(name: &Ident, generics: &Generics) -> TokenStream {
-    let generics = with_bound(
-        generics,
-        quote!(
-            ::framework::__private::serde::Serialize + ::framework::__private::ToSchema + 'static
-        ),
-    );
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let mut predicates: Vec<TokenStream> = where_clause
+        .map(|clause| clause.predicates.iter().map(|p| quote!(#p)).collect())
+        .unwrap_or_default();
+    predicates.push(quote!(
+        Self: ::framework::__private::serde::Serialize + ::framework::__private::ToSchema + 'static
+    ));
     quote! {
         #[automatically_derived]
-        impl #impl_generics ::framework::IntoResponse for #name #ty_generics #where_clause {
+        impl #impl_generics ::framework::IntoResponse for #name #ty_generics where #(#predicates),* {
             fn describe(
                 status: u16,
                 registry: &mut ::framework::__private::Registry,

@@ -15,8 +15,9 @@ pub(crate) struct ContainerAttrs {
     pub(crate) content: Option<String>,
     pub(crate) untagged: bool,
     pub(crate) deny_unknown_fields: bool,
-    /// The user wrote `bound`: their bounds replace the ones `#[dto]` adds.
-    pub(crate) bound: bool,
+    /// The user wrote `bound = "..."`: their bounds replace the ones
+    /// `#[dto]` adds.
+    pub(crate) bound: Option<LitStr>,
 }
 
 /// Field or variant attributes.
@@ -64,8 +65,7 @@ pub(crate) fn container(attrs: &[Attribute]) -> syn::Result<ContainerAttrs> {
                 "untagged" => out.untagged = true,
                 "deny_unknown_fields" => out.deny_unknown_fields = true,
                 "bound" => {
-                    meta.value()?.parse::<LitStr>()?;
-                    out.bound = true;
+                    out.bound = Some(meta.value()?.parse::<LitStr>()?);
                 }
                 "crate" => {
                     return Err(syn::Error::new(meta.path.span(), "`#[dto]` sets `#[serde(crate)]` itself; remove it"));

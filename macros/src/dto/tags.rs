@@ -351,7 +351,7 @@ fn number(meta: &ParseNestedMeta<'_>) -> syn::Result<f64> {
     let value = match lit {
         Expr::Lit(ExprLit {
             lit: Lit::Int(int), ..
-        }) => int.base10_parse::<f64>()?,
+        }) => exact_integer(int)?,
         Expr::Lit(ExprLit {
             lit: Lit::Float(float),
             ..
@@ -367,6 +367,26 @@ fn number(meta: &ParseNestedMeta<'_>) -> syn::Result<f64> {
         return Err(syn::Error::new(expr.span(), "the number must be finite"));
     }
     Ok(if negative { -value } else { value })
+}
+
+/// An integer bound as the `f64` that OpenAPI, the SDKs and the checks
+/// read; one that no `f64` holds exactly (beyond 2^53) is refused rather
+/// than silently rounded.
+fn exact_integer(int: &syn::LitInt) -> syn::Result<f64> {
+    let value: i128 = int.base10_parse()?;
+    #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
+    let nearest = value as f64 as i128;
+    if nearest == value {
+        #[allow(clippy::cast_precision_loss)]
+        return Ok(value as f64);
+    }
+    Err(syn::Error::new(
+        int.span(),
+        format!(
+            "`{value}` is not exactly a JSON Schema number (an f64, as OpenAPI and the SDKs read it); \
+             the nearest one is {nearest}"
+        ),
+    ))
 }
 
 fn literal(meta: &ParseNestedMeta<'_>) -> syn::Result<Expr> {
