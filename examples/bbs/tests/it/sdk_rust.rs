@@ -7,7 +7,7 @@ use bbs_sdk::{
     ArticleUpdate, AttachmentFile, Client, Error,
 };
 
-use crate::support::Served;
+use crate::support::{MODERATOR_TOKEN, Served};
 
 fn create_input(title: &str, format: ArticleFormat) -> ArticleCreate {
     ArticleCreate {
@@ -245,4 +245,63 @@ async fn an_unavailable_store_is_a_documented_503_and_transport_errors_are_told_
         .unwrap_err();
     assert!(matches!(err, Error::Transport(_)), "{err:?}");
     assert_eq!(err.status(), None);
+}
+
+#[tokio::test]
+async fn a_moderator_erases_with_the_token_set_on_the_client() {
+    let server = Served::start().await;
+    let client = Client::new(server.url());
+    let section = "moderated";
+    let article = client
+        .bbs()
+        .articles()
+        .create(section, &create_input("To be moderated", ArticleFormat::Md))
+        .await
+        .unwrap();
+
+    // No credential: refused before anything is sent.
+    let missing = client
+        .bbs()
+        .moderation()
+        .articles()
+        .erase(section, article.id)
+        .await;
+    assert!(
+        matches!(
+            missing,
+            Err(Error::MissingCredential {
+                scheme: "moderator"
+            })
+        ),
+        "{missing:?}"
+    );
+    let wrong = Client::builder(server.url())
+        .moderator_token("not it")
+        .build();
+    let err = wrong
+        .bbs()
+        .moderation()
+        .articles()
+        .erase(section, article.id)
+        .await
+        .unwrap_err();
+    assert_api_error(err, 401, "unauthorized");
+
+    let moderator = Client::builder(server.url())
+        .moderator_token(MODERATOR_TOKEN)
+        .build();
+    moderator
+        .bbs()
+        .moderation()
+        .articles()
+        .erase(section, article.id)
+        .await
+        .unwrap();
+    let gone = client
+        .bbs()
+        .articles()
+        .at(section, article.id)
+        .await
+        .unwrap_err();
+    assert_api_error(gone, 404, "not_found");
 }

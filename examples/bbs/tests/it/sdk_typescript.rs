@@ -108,6 +108,7 @@ async fn the_typescript_sdk_compiles_strictly_and_drives_every_route() {
         .arg("lib-test/test/e2e.test.js")
         .arg("lib-test/test/simulate.test.js")
         .env("BBS_URL", server.url())
+        .env("BBS_MODERATOR_TOKEN", crate::support::MODERATOR_TOKEN)
         .env("BBS_UNAVAILABLE_URL", unavailable.url())
         .env("SIMULATED_OUT", &simulated)
         .current_dir(&dir);

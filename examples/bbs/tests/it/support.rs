@@ -130,11 +130,17 @@ pub struct Served {
     _dir: Option<TempDir>,
 }
 
+/// The moderators' token of the servers [`Served::start`] starts.
+pub const MODERATOR_TOKEN: &str = "moderator s3cret token";
+
 impl Served {
-    /// The BBS app on a fresh database.
+    /// The BBS app on a fresh database, with moderation on
+    /// ([`MODERATOR_TOKEN`]).
     pub async fn start() -> Served {
-        let (app, dir) = app().await;
-        Served::app(app, Some(dir)).await
+        let dir = tempfile::tempdir().unwrap();
+        let store = ArticleStore::open(&database_url(&dir)).await.unwrap();
+        let token = bbs::ModeratorToken::new(MODERATOR_TOKEN).unwrap();
+        Served::app(bbs::app_with(store, token).unwrap(), Some(dir)).await
     }
 
     /// The BBS app over a database that cannot be opened: every route that

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import api, {
+  CredentialError,
   HttpError,
   type ArticleCreate,
   type ArticleSort,
@@ -145,4 +146,16 @@ test("an unavailable store is a documented 503", async () => {
 test("path parameters are URI-encoded", () => {
   assert.equal(articles.at.path("a/b?c#d", "x y"), "/bbs/articles/a%2Fb%3Fc%23d/x%20y");
   assert.equal(articles.create.path(section), "/bbs/articles/free%20talk%2F%C3%BCn%C3%AFcode%3F%26%23");
+});
+
+test("a moderator erases with the token on the connection", async () => {
+  const host = env("BBS_URL");
+  const section = "moderated";
+  const article = await articles.create({ host }, section, createInput("To be moderated", "md"));
+  const moderation = api.functional.bbs.moderation.articles;
+
+  await assert.rejects(moderation.erase({ host }, section, article.id), CredentialError);
+  await refused(moderation.erase({ host, security: { moderator: "not it" } }, section, article.id), 401, "unauthorized");
+  await moderation.erase({ host, security: { moderator: env("BBS_MODERATOR_TOKEN") } }, section, article.id);
+  await refused(articles.at({ host }, section, article.id), 404, "not_found");
 });
