@@ -269,6 +269,53 @@ impl<T: FromRequestParts> FromRequest<ViaParts> for T {
     }
 }
 
+/// The outcome of an extractor, for a handler that answers a refusal its
+/// own way (e.g. a page that re-renders a refused form with each problem
+/// next to its field). The route documents the same inputs and errors.
+///
+/// ```
+/// use framework::prelude::*;
+///
+/// #[dto]
+/// struct Login { #[tags(min_length = 1)] name: String }
+///
+/// struct Sessions;
+///
+/// #[controller("sessions")]
+/// impl Sessions {
+///     #[typed_route::post("", sdk = false)]
+///     async fn create(&self, form: Result<TypedForm<Login>, ApiError>) -> String {
+///         match form {
+///             Ok(form) => format!("welcome {}", form.name),
+///             Err(refused) => format!("{} problem(s)", refused.issues().len()),
+///         }
+///     }
+/// }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let app = App::builder().controller(Sessions).build().unwrap();
+/// let refused = app.test_client().post("/sessions").form("name=").send().await;
+/// assert_eq!(refused.text(), "1 problem(s)");
+/// # });
+/// ```
+impl<T: FromRequest<ViaBody>> FromRequest<ViaBody> for Result<T, ApiError> {
+    const INPUT: InputMeta = T::INPUT;
+
+    async fn from_request(cx: &mut RequestContext) -> Result<Self, ApiError> {
+        Ok(T::from_request(cx).await)
+    }
+}
+
+/// The outcome of a head extractor, for a handler that answers a refusal
+/// its own way.
+impl<T: FromRequestParts + Send> FromRequestParts for Result<T, ApiError> {
+    const INPUT: InputMeta = T::INPUT;
+
+    async fn from_request_parts(cx: &mut RequestContext) -> Result<Self, ApiError> {
+        Ok(T::from_request_parts(cx).await)
+    }
+}
+
 impl FromRequestParts for http::HeaderMap {
     const INPUT: InputMeta = InputMeta::request();
 
