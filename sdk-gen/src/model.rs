@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use framework::{
-    manifest::{ApiManifest, RouteManifest},
+    manifest::{ApiManifest, RouteManifest, SecuritySchemeManifest},
     schema::{DefId, ObjectDef, Schema, TypeKind, VariantKind},
 };
 
@@ -30,6 +30,27 @@ pub(crate) struct Model<'m> {
 }
 
 impl<'m> Model<'m> {
+    /// The security scheme `name` that `route` needs.
+    ///
+    /// # Errors
+    /// The manifest does not define it.
+    pub(crate) fn scheme(
+        &self,
+        route: &RouteManifest,
+        name: &str,
+    ) -> Result<&'m SecuritySchemeManifest, GenerateError> {
+        self.manifest
+            .security_schemes
+            .iter()
+            .find(|scheme| scheme.name == name)
+            .ok_or_else(|| {
+                GenerateError::Conflict(format!(
+                    "route {} needs the security scheme `{name}`, which the manifest does not define",
+                    route.operation_id
+                ))
+            })
+    }
+
     pub(crate) fn new(manifest: &'m ApiManifest) -> Result<Self, GenerateError> {
         if manifest.manifest_version != framework::manifest::MANIFEST_VERSION {
             return Err(GenerateError::Version {

@@ -76,12 +76,14 @@ async fn the_typescript_sdk_round_trips_every_shape() {
         String::from_utf8_lossy(&compile.stderr)
     );
     let (addr, task) = served();
-    let script = workspace.join("target/kitchen-typescript/test/e2e.test.js");
+    let scripts = workspace.join("target/kitchen-typescript/test");
     let output = tokio::task::spawn_blocking(move || {
         std::process::Command::new("node")
             .arg("--test")
-            .arg(script)
+            .arg(scripts.join("e2e.test.js"))
+            .arg(scripts.join("parity.test.js"))
             .env("KITCHEN_URL", format!("http://{addr}"))
+            .env("KITCHEN_CORPUS", fixture_dir().join("parity.json"))
             .output()
             .unwrap()
     })
@@ -95,9 +97,76 @@ async fn the_typescript_sdk_round_trips_every_shape() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(
-        report.contains("# pass 15") && report.contains("# fail 0"),
+        report.contains("# pass 18") && report.contains("# fail 0"),
         "{report}"
     );
+}
+
+/// One value of `tests/kitchen/parity.json` and the server's verdict on it.
+/// The node test `test/parity.test.ts` reads the same file and asserts that
+/// the TypeScript runtime's `validate` gives the same verdict (issue 14).
+#[derive(serde::Deserialize)]
+struct ParityEntry {
+    /// A kitchen type's name.
+    r#type: String,
+    value: serde_json::Value,
+    valid: bool,
+    /// Holds an integer beyond 2^53: the TypeScript runtime refuses it
+    /// (`& SafeInteger`) instead of rounding it, by design.
+    #[serde(default)]
+    r#unsafe: bool,
+    /// The refusal's issues, `[path, expected]`, when the entry names them.
+    issues: Option<Vec<(String, String)>>,
+}
+
+fn parity_corpus() -> Vec<ParityEntry> {
+    let text = std::fs::read_to_string(fixture_dir().join("parity.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The server's verdict on `json` as the kitchen type `name`: `Ok` or the
+/// issues of its `400`.
+fn server_verdict(name: &str, json: &str) -> Result<(), Vec<(String, String)>> {
+    fn decode<T: framework::Dto>(json: &str) -> Result<(), Vec<(String, String)>> {
+        framework::from_json::<T>(json.as_bytes())
+            .map(drop)
+            .map_err(|err| {
+                err.issues()
+                    .iter()
+                    .map(|issue| (issue.path.clone(), issue.expected.clone()))
+                    .collect()
+            })
+    }
+    match name {
+        "Limits" => decode::<app::Limits>(json),
+        "Tree" => decode::<app::Tree>(json),
+        "Command" => decode::<app::Command>(json),
+        "Event" => decode::<app::Event>(json),
+        "Shape" => decode::<app::Shape>(json),
+        other => panic!("parity.json: no kitchen type {other}"),
+    }
+}
+
+#[test]
+fn the_server_gives_the_parity_corpus_verdicts() {
+    let mut wrong = Vec::new();
+    for entry in parity_corpus() {
+        let json = entry.value.to_string();
+        let verdict = server_verdict(&entry.r#type, &json);
+        let fits = match (&verdict, entry.valid, &entry.issues) {
+            (Ok(()), true, _) => true,
+            (Err(found), false, Some(issues)) => found == issues,
+            (Err(_), false, None) => true,
+            _ => false,
+        };
+        if !fits {
+            wrong.push(format!(
+                "{} {json} (valid: {}, unsafe: {}): {verdict:?}",
+                entry.r#type, entry.valid, entry.r#unsafe
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 #[tokio::test]

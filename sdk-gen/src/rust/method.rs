@@ -147,7 +147,7 @@ impl RustGen<'_, '_> {
             cookies.push("crate::cookie_pairs(cookies)?".to_owned());
         }
         for name in &route.security {
-            let scheme = self.scheme(route, name)?;
+            let scheme = self.model.scheme(route, name)?;
             let field = format!("&client.credentials.{}", snake(&scheme.name));
             let scheme_name = &scheme.name;
             match &scheme.kind {
@@ -257,7 +257,7 @@ impl RustGen<'_, '_> {
             doc.push_str("\n\n`cookies` are sent in one `Cookie` header.");
         }
         for name in &route.security {
-            let scheme = self.scheme(route, name)?;
+            let scheme = self.model.scheme(route, name)?;
             doc.push_str(&format!(
                 "\n\nNeeds the `{}` credential ([`ClientBuilder::{}`]): {}",
                 scheme.name,
@@ -283,24 +283,6 @@ impl RustGen<'_, '_> {
             );
         }
         Ok(doc)
-    }
-
-    pub(super) fn scheme<'a>(
-        &'a self,
-        route: &RouteManifest,
-        name: &str,
-    ) -> Result<&'a SecuritySchemeManifest, GenerateError> {
-        self.model
-            .manifest
-            .security_schemes
-            .iter()
-            .find(|scheme| scheme.name == name)
-            .ok_or_else(|| {
-                GenerateError::Conflict(format!(
-                    "route {} needs the security scheme `{name}`, which the manifest does not define",
-                    route.operation_id
-                ))
-            })
     }
 }
 

@@ -231,7 +231,7 @@ impl TypeScript<'_, '_> {
             doc.tag("param", &format!("{} `{label}`{rest}", ident(&param.name)));
         }
         for name in &route.security {
-            let scheme = self.scheme(route, name)?;
+            let scheme = self.model.scheme(route, name)?;
             doc.tag(
                 "security",
                 &format!(
@@ -254,24 +254,6 @@ impl TypeScript<'_, '_> {
         );
         doc.tag("path", &format!("{} {}", route.method, route.path));
         Ok(doc)
-    }
-
-    fn scheme<'a>(
-        &'a self,
-        route: &RouteManifest,
-        name: &str,
-    ) -> Result<&'a SecuritySchemeManifest, GenerateError> {
-        self.model
-            .manifest
-            .security_schemes
-            .iter()
-            .find(|scheme| scheme.name == name)
-            .ok_or_else(|| {
-                GenerateError::Conflict(format!(
-                    "route {} needs the security scheme `{name}`, which the manifest does not define",
-                    route.operation_id
-                ))
-            })
     }
 
     /// What the runtime reads: the keys every route has, and the others
@@ -324,7 +306,7 @@ impl TypeScript<'_, '_> {
         if !route.security.is_empty() {
             let mut schemes = Vec::new();
             for name in &route.security {
-                schemes.push(security_metadata(self.scheme(route, name)?));
+                schemes.push(security_metadata(self.model.scheme(route, name)?));
             }
             keys.insert("security".into(), Value::Array(schemes));
         }

@@ -134,6 +134,62 @@ pub struct Everything {
     pub anything: serde_json::Value,
 }
 
+/// Whatever fits first, with integers beyond 2^53 (issue 14: the TS SDK
+/// must not round them inside an untagged union).
+#[dto]
+#[derive(Clone, Debug, PartialEq)]
+#[serde(untagged)]
+pub enum Wide {
+    /// One.
+    One(u64),
+    /// A list.
+    Many(Vec<u64>),
+    /// A text.
+    Text(String),
+}
+
+/// Numbers whose bounds the server and the SDKs must read alike: exact
+/// integer steps and bounds beyond 2^53, `f32`'s range, fractional bounds
+/// on integers. Every field may be absent, so one value tests one field.
+#[dto]
+#[derive(Clone, Debug, PartialEq)]
+pub struct Limits {
+    /// Even.
+    #[optional]
+    #[tags(multiple_of = 2)]
+    pub even: Option<u64>,
+    /// A multiple of 1.5: of 3, for integers.
+    #[optional]
+    #[tags(multiple_of = 1.5)]
+    pub thirds: Option<i64>,
+    /// A multiple of 0.1: any integer.
+    #[optional]
+    #[tags(multiple_of = 0.1)]
+    pub tenths: Option<i32>,
+    /// At least -2^60.
+    #[optional]
+    #[tags(minimum = -1152921504606846976)]
+    pub floor: Option<i64>,
+    /// At most 2^60.
+    #[optional]
+    #[tags(maximum = 1152921504606846976)]
+    pub ceiling: Option<u64>,
+    /// At least 1.5, at most 4.5: 2 to 4.
+    #[optional]
+    #[tags(minimum = 1.5, maximum = 4.5)]
+    pub between: Option<i32>,
+    /// Above 1.5, below 4.5: 2 to 4.
+    #[optional]
+    #[tags(exclusive_minimum = 1.5, exclusive_maximum = 4.5)]
+    pub strictly: Option<i32>,
+    /// An `f32`: finite and within its range.
+    #[optional]
+    pub single: Option<f32>,
+    /// Untagged, 64-bit.
+    #[optional]
+    pub wide: Option<Wide>,
+}
+
 /// Filters, read from the query string.
 #[dto]
 #[derive(Clone, Debug, PartialEq)]
@@ -245,6 +301,12 @@ impl Kitchen {
     /// Answers what it was sent.
     #[typed_route::put("echo")]
     async fn echo(&self, body: TypedBody<Everything>) -> Everything {
+        body.into_inner()
+    }
+
+    /// Answers the limits it was sent.
+    #[typed_route::put("limits")]
+    async fn limits(&self, body: TypedBody<Limits>) -> Limits {
         body.into_inner()
     }
 

@@ -315,6 +315,13 @@ impl<'a> KitchenApi<'a> {
         }
     }
 
+    /// The routes under `kitchen.limits`.
+    pub fn limits(&self) -> KitchenLimitsApi<'a> {
+        KitchenLimitsApi {
+            client: self.client,
+        }
+    }
+
     /// The routes under `kitchen.moderation`.
     pub fn moderation(&self) -> KitchenModerationApi<'a> {
         KitchenModerationApi {
@@ -572,6 +579,34 @@ impl<'a> KitchenJobsApi<'a> {
             200 => crate::Answer::json(answer).map(answers::KitchenJobsJob::Done),
             202 => crate::Answer::json(answer).map(answers::KitchenJobsJob::Queued),
             _ => Err(answer.failure(&[400])),
+        }
+    }
+}
+
+/// The routes under `kitchen.limits`.
+#[derive(Clone, Copy, Debug)]
+pub struct KitchenLimitsApi<'a> {
+    client: &'a Client,
+}
+
+impl<'a> KitchenLimitsApi<'a> {
+    /// Answers the limits it was sent.
+    ///
+    /// `PUT /kitchen/limits`
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 413: The body is larger than the limit.
+    /// - [`Error::Api`] 415: The body is not `application/json`.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn limits(&self, input: &Limits) -> Result<Limits, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::PUT, &["kitchen", "limits"], None);
+        let request = crate::body(request, input)?;
+        let (status, body) = crate::exchange(request).await?;
+        match status {
+            200 => crate::decode(status, body),
+            _ => Err(crate::failure(status, body, &[400, 413, 415])),
         }
     }
 }

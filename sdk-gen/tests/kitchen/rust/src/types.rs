@@ -171,6 +171,71 @@ pub struct Tree {
     pub only: Option<Box<Tree>>,
 }
 
+/// Numbers whose bounds the server and the SDKs must read alike: exact
+/// integer steps and bounds beyond 2^53, `f32`'s range, fractional bounds
+/// on integers. Every field may be absent, so one value tests one field.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Limits {
+    /// Even.
+    ///
+    /// On the wire: `number & Type<"uint64"> & MultipleOf<2>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub even: Option<u64>,
+    /// A multiple of 1.5: of 3, for integers.
+    ///
+    /// On the wire: `number & Type<"int64"> & MultipleOf<1.5>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thirds: Option<i64>,
+    /// A multiple of 0.1: any integer.
+    ///
+    /// On the wire: `number & Type<"int32"> & MultipleOf<0.1>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tenths: Option<i32>,
+    /// At least -2^60.
+    ///
+    /// On the wire: `number & Type<"int64"> & Minimum<-1152921504606847000>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub floor: Option<i64>,
+    /// At most 2^60.
+    ///
+    /// On the wire: `number & Type<"uint64"> & Maximum<1152921504606847000>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ceiling: Option<u64>,
+    /// At least 1.5, at most 4.5: 2 to 4.
+    ///
+    /// On the wire: `number & Type<"int32"> & Minimum<1.5> & Maximum<4.5>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub between: Option<i32>,
+    /// Above 1.5, below 4.5: 2 to 4.
+    ///
+    /// On the wire: `number & Type<"int32"> & ExclusiveMinimum<1.5> & ExclusiveMaximum<4.5>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strictly: Option<i32>,
+    /// An `f32`: finite and within its range.
+    ///
+    /// On the wire: `number & Type<"float">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub single: Option<f32>,
+    /// Untagged, 64-bit.
+    ///
+    /// On the wire: `Wide`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wide: Option<Wide>,
+}
+
+/// Whatever fits first, with integers beyond 2^53 (issue 14: the TS SDK
+/// must not round them inside an untagged union).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+pub enum Wide {
+    /// One.
+    One(u64),
+    /// A list.
+    Many(Vec<u64>),
+    /// A text.
+    Text(String),
+}
+
 /// Filters, read from the query string.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Filter {

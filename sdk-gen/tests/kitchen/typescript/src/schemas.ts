@@ -338,6 +338,130 @@ export const TYPES: Record<string, RuntimeType> = {
     "k": "object",
     "strict": false
   },
+  "Limits": {
+    "fields": [
+      {
+        "always": false,
+        "name": "even",
+        "required": false,
+        "schema": {
+          "e": "number & Type<\"uint64\"> & MultipleOf<2>",
+          "f": "uint64",
+          "hi": 1.8446744073709552e+19,
+          "k": "integer",
+          "lo": 0.0,
+          "step": 2.0,
+          "wide": true
+        }
+      },
+      {
+        "always": false,
+        "name": "thirds",
+        "required": false,
+        "schema": {
+          "e": "number & Type<\"int64\"> & MultipleOf<1.5>",
+          "f": "int64",
+          "hi": 9.223372036854776e+18,
+          "k": "integer",
+          "lo": -9.223372036854776e+18,
+          "step": 1.5,
+          "wide": true
+        }
+      },
+      {
+        "always": false,
+        "name": "tenths",
+        "required": false,
+        "schema": {
+          "e": "number & Type<\"int32\"> & MultipleOf<0.1>",
+          "f": "int32",
+          "hi": 2147483647.0,
+          "k": "integer",
+          "lo": -2147483648.0,
+          "step": 0.1
+        }
+      },
+      {
+        "always": false,
+        "name": "floor",
+        "required": false,
+        "schema": {
+          "e": "number & Type<\"int64\"> & Minimum<-1152921504606847000>",
+          "f": "int64",
+          "hi": 9.223372036854776e+18,
+          "k": "integer",
+          "lo": -9.223372036854776e+18,
+          "min": -1.152921504606847e+18,
+          "wide": true
+        }
+      },
+      {
+        "always": false,
+        "name": "ceiling",
+        "required": false,
+        "schema": {
+          "e": "number & Type<\"uint64\"> & Maximum<1152921504606847000>",
+          "f": "uint64",
+          "hi": 1.8446744073709552e+19,
+          "k": "integer",
+          "lo": 0.0,
+          "max": 1.152921504606847e+18,
+          "wide": true
+        }
+      },
+      {
+        "always": false,
+        "name": "between",
+        "required": false,
+        "schema": {
+          "e": "number & Type<\"int32\"> & Minimum<1.5> & Maximum<4.5>",
+          "f": "int32",
+          "hi": 2147483647.0,
+          "k": "integer",
+          "lo": -2147483648.0,
+          "max": 4.5,
+          "min": 1.5
+        }
+      },
+      {
+        "always": false,
+        "name": "strictly",
+        "required": false,
+        "schema": {
+          "e": "number & Type<\"int32\"> & ExclusiveMinimum<1.5> & ExclusiveMaximum<4.5>",
+          "f": "int32",
+          "hi": 2147483647.0,
+          "k": "integer",
+          "lo": -2147483648.0,
+          "xmax": 4.5,
+          "xmin": 1.5
+        }
+      },
+      {
+        "always": false,
+        "name": "single",
+        "required": false,
+        "schema": {
+          "e": "number & Type<\"float\">",
+          "k": "number",
+          "max": 3.4028234663852886e+38,
+          "min": -3.4028234663852886e+38
+        }
+      },
+      {
+        "always": false,
+        "name": "wide",
+        "required": false,
+        "schema": {
+          "e": "Wide",
+          "k": "ref",
+          "ref": "Wide"
+        }
+      }
+    ],
+    "k": "object",
+    "strict": false
+  },
   "Loose": {
     "content": null,
     "k": "union",
@@ -591,5 +715,49 @@ export const TYPES: Record<string, RuntimeType> = {
     ],
     "k": "object",
     "strict": false
+  },
+  "Wide": {
+    "content": null,
+    "k": "union",
+    "repr": "untagged",
+    "tag": null,
+    "variants": [
+      {
+        "k": "newtype",
+        "name": "One",
+        "of": {
+          "e": "number & Type<\"uint64\">",
+          "f": "uint64",
+          "hi": 1.8446744073709552e+19,
+          "k": "integer",
+          "lo": 0.0,
+          "wide": true
+        }
+      },
+      {
+        "k": "newtype",
+        "name": "Many",
+        "of": {
+          "e": "Array<number & Type<\"uint64\">>",
+          "items": {
+            "e": "number & Type<\"uint64\">",
+            "f": "uint64",
+            "hi": 1.8446744073709552e+19,
+            "k": "integer",
+            "lo": 0.0,
+            "wide": true
+          },
+          "k": "array"
+        }
+      },
+      {
+        "k": "newtype",
+        "name": "Text",
+        "of": {
+          "e": "string",
+          "k": "string"
+        }
+      }
+    ]
   }
 };

@@ -234,6 +234,86 @@ export interface Tree {
 }
 
 /**
+ * Numbers whose bounds the server and the SDKs must read alike: exact
+ * integer steps and bounds beyond 2^53, `f32`'s range, fractional bounds
+ * on integers. Every field may be absent, so one value tests one field.
+ */
+export interface Limits {
+  /**
+   * Even.
+   * @type uint64
+   * @multipleOf 2
+   */
+  even?: number;
+  /**
+   * A multiple of 1.5: of 3, for integers.
+   * @type int64
+   * @multipleOf 1.5
+   */
+  thirds?: number;
+  /**
+   * A multiple of 0.1: any integer.
+   * @type int32
+   * @multipleOf 0.1
+   */
+  tenths?: number;
+  /**
+   * At least -2^60.
+   * @type int64
+   * @minimum -1152921504606847000
+   */
+  floor?: number;
+  /**
+   * At most 2^60.
+   * @type uint64
+   * @maximum 1152921504606847000
+   */
+  ceiling?: number;
+  /**
+   * At least 1.5, at most 4.5: 2 to 4.
+   * @type int32
+   * @minimum 1.5
+   * @maximum 4.5
+   */
+  between?: number;
+  /**
+   * Above 1.5, below 4.5: 2 to 4.
+   * @type int32
+   * @exclusiveMinimum 1.5
+   * @exclusiveMaximum 4.5
+   */
+  strictly?: number;
+  /**
+   * An `f32`: finite and within its range.
+   * @minimum -340282346638528860000000000000000000000
+   * @maximum 340282346638528860000000000000000000000
+   */
+  single?: number;
+  /**
+   * Untagged, 64-bit.
+   */
+  wide?: Wide;
+}
+
+/**
+ * Whatever fits first, with integers beyond 2^53 (issue 14: the TS SDK
+ * must not round them inside an untagged union).
+ */
+export type Wide =
+  /**
+   * One.
+   */
+  | number
+  /**
+   * A list.
+   */
+  | Array<number>
+  /**
+   * A text.
+   */
+  | string;
+
+/**
  * Filters, read from the query string.
  */
 export interface Filter {

@@ -10,6 +10,7 @@ export * as forms from "./forms/index.js";
 export * as go from "./go/index.js";
 export * as headers from "./headers/index.js";
 export * as jobs from "./jobs/index.js";
+export * as limits from "./limits/index.js";
 export * as moderation from "./moderation/index.js";
 export * as numbers from "./numbers/index.js";
 export * as query from "./query/index.js";

@@ -1,0 +1,75 @@
+// The TypeScript runtime gives the server's verdicts (issue 14): every
+// value of `tests/kitchen/parity.json`, whose verdicts the Rust test
+// `the_server_gives_the_parity_corpus_verdicts` checks against the server,
+// is accepted or refused by client-side validation alike, with the same
+// issues where the corpus names them. Integers beyond 2^53 are refused by
+// the client (`& SafeInteger`) instead of rounded, by design. Answers with
+// such an integer throw `DecodeError` wherever it is, untagged unions too.
+// Run by `cargo test -p sdk-gen --test kitchen`.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import api, { DecodeError, type IConnection } from "../typescript/src/index.js";
+import { check, integerPeriod, type ValidationIssue } from "../typescript/src/runtime.js";
+
+interface Entry {
+  type: string;
+  value: unknown;
+  valid: boolean;
+  unsafe?: boolean;
+  issues?: [string, string][];
+}
+
+function corpus(): Entry[] {
+  const path = process.env["KITCHEN_CORPUS"];
+  if (path === undefined) throw new Error("KITCHEN_CORPUS is not set: run `cargo test -p sdk-gen --test kitchen`");
+  return JSON.parse(readFileSync(path, "utf8")) as Entry[];
+}
+
+test("client validation gives the server's verdict on every corpus value", () => {
+  const wrong: string[] = [];
+  const entries = corpus();
+  assert.ok(entries.length > 50);
+  for (const entry of entries) {
+    const issues: ValidationIssue[] = [];
+    check({ k: "ref", ref: entry.type, e: entry.type }, entry.value, "$input", "in", issues);
+    const found = issues.map((issue) => [issue.path, issue.expected]);
+    const fits =
+      entry.unsafe === true
+        ? issues.length > 0 && issues.every((issue) => issue.expected.endsWith("& SafeInteger"))
+        : entry.valid
+          ? issues.length === 0
+          : issues.length > 0 && (entry.issues === undefined || JSON.stringify(found) === JSON.stringify(entry.issues));
+    if (!fits) wrong.push(`${entry.type} ${JSON.stringify(entry.value)} (valid: ${entry.valid}): ${JSON.stringify(found)}`);
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test("an integer step has the server's integer period", () => {
+  assert.equal(integerPeriod(2), 2n);
+  assert.equal(integerPeriod(0.5), 1n);
+  assert.equal(integerPeriod(1.5), 3n);
+  assert.equal(integerPeriod(0.1), 1n);
+  assert.equal(integerPeriod(2.5e-7), 1n);
+  assert.equal(integerPeriod(0.75), 3n);
+  assert.equal(integerPeriod(0), null);
+});
+
+/** A connection whose server answers `body` with 200. */
+function answering(body: string): IConnection {
+  return {
+    host: "http://127.0.0.1:9",
+    fetch: async () => new Response(body, { status: 200, headers: { "content-type": "application/json" } }),
+  };
+}
+
+test("an integer beyond 2^53 in an untagged variant is a DecodeError, not rounded", async () => {
+  const limits = api.functional.kitchen.limits.limits;
+  assert.deepEqual(await limits(answering('{"wide":9007199254740991}'), {}), { wide: 9007199254740991 });
+  assert.deepEqual(await limits(answering('{"wide":[1,2]}'), {}), { wide: [1, 2] });
+  assert.deepEqual(await limits(answering('{"wide":"x"}'), {}), { wide: "x" });
+  for (const body of ['{"wide":9007199254740993}', '{"wide":[1,9007199254740993]}', '{"even":9007199254740994}']) {
+    await assert.rejects(limits(answering(body), {}), (err: unknown) => err instanceof DecodeError, body);
+  }
+});
