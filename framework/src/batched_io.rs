@@ -154,7 +154,10 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for BatchedWrites<S> {
     }
 
     fn is_write_vectored(&self) -> bool {
-        true
+        // hyper then copies an answer into one buffer and writes it with
+        // one call, instead of filling an array of 64 `IoSlice`s per answer
+        // (measured: the vectored path cost 250 instructions per request).
+        false
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
