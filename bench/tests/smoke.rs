@@ -53,10 +53,11 @@ fn a_wrong_answer_fails_the_run_before_timing() {
             .check(100, 200, b"Hello, World!")
             .is_ok()
     );
+    // Plaintext is text for every peer, not a JSON string.
     assert!(
         Scenario::Plaintext
             .check(100, 200, b"\"Hello, World!\"")
-            .is_ok()
+            .is_err()
     );
     assert!(Scenario::Plaintext.check(100, 200, b"Hello").is_err());
     assert!(
