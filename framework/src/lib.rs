@@ -171,7 +171,8 @@ pub mod typed_route {
 /// constraint broken) and servers (malformed requests).
 pub mod testing {
     pub use crate::dto::{
-        Broken, broken_variants, check_broken_values, check_random_value, fuzz_json, fuzz_query,
+        Broken, Draw, broken_variants, check_broken_values, check_first_draw, check_random_value,
+        draw_value, fuzz_json, fuzz_query,
     };
     pub use crate::malformed::check_malformed_requests;
 }

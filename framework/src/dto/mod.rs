@@ -15,8 +15,8 @@ mod shape;
 pub use broken::{Broken, broken_variants};
 pub use decode::from_json;
 pub use fuzz::{fuzz_json, fuzz_query};
-pub use property::{check_broken_values, check_random_value};
-pub use random::{Random, random_value};
+pub use property::{check_broken_values, check_first_draw, check_random_value};
+pub use random::{Draw, Random, draw_value, random_value};
 
 pub use decode::MAX_JSON_DEPTH;
 #[doc(hidden)]

@@ -1,20 +1,53 @@
 //! Random values that satisfy every constraint of a type (typia.random):
 //! built from the type's schema, so they follow the same declaration the
 //! validation does.
+//!
+//! Values are valid by construction: each constraint is honoured when the
+//! value is drawn (lengths, formats, patterns, numeric bounds with the
+//! integer rule of [`Bounds::contains_integer`], array sizes and unique
+//! items, nullable and optional values, enums and unions, and a depth
+//! budget for recursive types), so a drawn value is valid on the first
+//! try. Where a constraint cannot be constructed the draw says so
+//! ([`Draw::exact`] is false) and only then does [`Random`] draw again.
+//! The exceptions are:
+//!
+//! - a user-written check (`#[tags(check = path)]`): the generator cannot
+//!   see what it accepts;
+//! - a `pattern` together with a length or a format: the pattern is
+//!   generated, the other constraints are checked afterwards;
+//! - a `pattern` the generator does not take (look-around, anchors inside
+//!   the pattern, word boundaries);
+//! - a fixed-shape format (`uuid`, `date-time`, `ipv4`, ...) together with
+//!   a length, or a length the format's shortest text does not fit;
+//! - `unique_items` over items with fewer distinct values than `min_items`;
+//! - bounds that leave no value of the field's type (`minimum = 300` on a
+//!   `u8`), or an `f32` that holds no multiple of a `multiple_of` within
+//!   its bounds;
+//! - recursion that cannot stop (a required recursive field, or
+//!   `min_items` on an array of the type itself), cut at a hard depth.
+//!
+//! The first is the only one a declaration the macro accepts usually
+//! meets; contradictory bounds (`minimum > maximum`, exclusive bounds that
+//! leave nothing, no multiple of `multiple_of` in range, `min_length >
+//! max_length`, `min_items > max_items`) are compile errors.
 
 use rand::{Rng, seq::IndexedRandom};
 use serde_json::{Map, Value};
 
-use super::{Dto, check::canonical};
+use super::{Dto, Validate, check::canonical};
 use crate::schema::{
-    ArraySchema, Bounds, F32_RANGE, Format, IntegerSchema, NumberFormat, NumberSchema, Registry,
-    Schema, StringSchema, TypeKind, UnionRepr, VariantKind, integer_period, schema_of,
+    ArraySchema, Bounds, F32_RANGE, FieldDef, Format, IntegerSchema, NumberFormat, NumberSchema,
+    Registry, Schema, StringSchema, TypeKind, UnionRepr, VariantKind, integer_period, schema_of,
 };
 
 /// How deep random values nest before recursion is cut short (empty arrays,
 /// `null`, absent optional fields).
 const MAX_DEPTH: usize = 6;
-/// Attempts at a value that passes user-written checks too.
+/// Past this depth recursion that cannot stop is cut with `null`, and the
+/// draw is not exact.
+const HARD_DEPTH: usize = 4 * MAX_DEPTH;
+/// Draws of a value that is not valid by construction (see the module
+/// docs), and tries at distinct items for `unique_items`.
 const ATTEMPTS: usize = 200;
 
 /// Random values of a type, satisfying every constraint it declares.
@@ -44,17 +77,29 @@ pub trait Random: Sized {
 }
 
 impl<T: Dto> Random for T {
+    /// One draw, valid by construction. Only a type with a constraint the
+    /// generator cannot construct (see the module docs: a `check = fn`, a
+    /// pattern with a length, ...) is drawn again, up to 200 times.
+    ///
     /// # Panics
-    /// When the constraints cannot be met together (say `format = "uuid"`
-    /// with `max_length = 5`), or a user-written check refuses every try.
+    /// When a draw that is valid by construction is refused (a bug, or a
+    /// hand-written `Validate` stricter than the schema), or when the
+    /// constraints that cannot be constructed refuse every try.
     fn random_with<R: Rng + ?Sized>(rng: &mut R) -> Self {
         let described = schema_of::<T>();
         for _ in 0..ATTEMPTS {
-            let value = random_value(&described.schema, &described.registry, rng);
-            if let Ok(typed) = serde_json::from_value::<T>(value)
-                && typed.is_valid()
-            {
-                return typed;
+            let draw = draw_value(&described.schema, &described.registry, rng);
+            let typed = serde_json::from_value::<T>(draw.value.clone())
+                .ok()
+                .filter(Validate::is_valid);
+            match typed {
+                Some(typed) => return typed,
+                None if draw.exact => panic!(
+                    "a random `{}` built to be valid was refused: {}",
+                    std::any::type_name::<T>(),
+                    draw.value
+                ),
+                None => {}
             }
         }
         panic!(
@@ -64,18 +109,68 @@ impl<T: Dto> Random for T {
     }
 }
 
+/// One random JSON value drawn from a schema.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Draw {
+    /// The value.
+    pub value: Value,
+    /// Whether the value is valid by construction. False when the schema
+    /// has a constraint the generator cannot construct (listed in the
+    /// module docs); the value may then be refused.
+    pub exact: bool,
+}
+
 /// A random JSON value that fits `schema`.
+///
+/// ```
+/// use framework::schema::{Registry, Schema};
+/// let value = framework::random_value(&Schema::Boolean, &Registry::default(), &mut rand::rng());
+/// assert!(value.is_boolean());
+/// ```
 pub fn random_value<R: Rng + ?Sized>(schema: &Schema, registry: &Registry, rng: &mut R) -> Value {
-    Generator { registry, rng }.value(schema, 0)
+    draw_value(schema, registry, rng).value
+}
+
+/// A random JSON value that fits `schema`, and whether it is valid by
+/// construction.
+///
+/// ```
+/// use framework::schema::{Registry, Schema, StringSchema};
+/// let schema = Schema::String(StringSchema { max_length: Some(3), ..StringSchema::default() });
+/// let draw = framework::testing::draw_value(&schema, &Registry::default(), &mut rand::rng());
+/// assert!(draw.exact && draw.value.as_str().unwrap().len() <= 3);
+/// ```
+pub fn draw_value<R: Rng + ?Sized>(schema: &Schema, registry: &Registry, rng: &mut R) -> Draw {
+    let mut generator = Generator {
+        registry,
+        rng,
+        exact: true,
+    };
+    let value = generator.value(schema, 0);
+    Draw {
+        value,
+        exact: generator.exact,
+    }
 }
 
 struct Generator<'a, R: ?Sized> {
     registry: &'a Registry,
     rng: &'a mut R,
+    /// Cleared when a constraint could not be constructed.
+    exact: bool,
 }
 
 impl<R: Rng + ?Sized> Generator<'_, R> {
+    /// Marks the draw as not valid by construction.
+    fn inexact(&mut self) {
+        self.exact = false;
+    }
+
     fn value(&mut self, schema: &Schema, depth: usize) -> Value {
+        if depth > HARD_DEPTH {
+            self.inexact();
+            return Value::Null;
+        }
         match schema {
             Schema::Any => match self.rng.random_range(0..3) {
                 0 => Value::from(self.rng.random_range(-100..100)),
@@ -95,7 +190,7 @@ impl<R: Rng + ?Sized> Generator<'_, R> {
                     self.rng.random_range(0..3)
                 };
                 let mut map = Map::new();
-                for _ in 0..count {
+                while map.len() < count {
                     let key = self.word(1, 8);
                     let value = self.value(values, depth + 1);
                     map.insert(key, value);
@@ -113,9 +208,13 @@ impl<R: Rng + ?Sized> Generator<'_, R> {
                 let def = self.registry.get(*id);
                 match &def.kind {
                     TypeKind::Object(object) => Value::Object(self.fields(&object.fields, depth)),
-                    TypeKind::StringEnum(values) => values
-                        .choose(self.rng)
-                        .map_or(Value::Null, |value| Value::from(value.value.as_str())),
+                    TypeKind::StringEnum(values) => match values.choose(self.rng) {
+                        Some(value) => Value::from(value.value.as_str()),
+                        None => {
+                            self.inexact();
+                            Value::Null
+                        }
+                    },
                     TypeKind::Union(union) => {
                         let candidates: Vec<_> = if depth >= MAX_DEPTH {
                             let shallow: Vec<_> = union
@@ -132,6 +231,7 @@ impl<R: Rng + ?Sized> Generator<'_, R> {
                             union.variants.iter().collect()
                         };
                         let Some(variant) = candidates.choose(self.rng) else {
+                            self.inexact();
                             return Value::Null;
                         };
                         let content = match &variant.kind {
@@ -170,11 +270,15 @@ impl<R: Rng + ?Sized> Generator<'_, R> {
         }
     }
 
-    fn fields(&mut self, fields: &[crate::schema::FieldDef], depth: usize) -> Map<String, Value> {
+    fn fields(&mut self, fields: &[FieldDef], depth: usize) -> Map<String, Value> {
         let mut map = Map::new();
         for field in fields {
             if !field.required && (depth >= MAX_DEPTH || self.rng.random_bool(0.3)) {
                 continue;
+            }
+            if field.check.is_some() {
+                // A user-written check: what it accepts is not in the schema.
+                self.inexact();
             }
             let value = self.value(&field.schema, depth + 1);
             map.insert(field.name.clone(), value);
@@ -182,27 +286,45 @@ impl<R: Rng + ?Sized> Generator<'_, R> {
         map
     }
 
+    /// A whole number within the type's range and every bound, a multiple
+    /// of the period of `multiple_of` (the rule of
+    /// [`Bounds::contains_integer`]).
     fn integer(&mut self, int: &IntegerSchema) -> Value {
         let (type_min, type_max) = int.format.range();
-        let (low, high) = integer_range(type_min, type_max, &int.bounds);
-        let Some(step) = int.bounds.multiple_of else {
-            return integer_value(self.rng.random_range(low..=high));
+        let Some((low, high)) = integer_range(type_min, type_max, &int.bounds) else {
+            self.inexact();
+            return integer_value(type_min);
         };
-        // The same rule as validation: multiples of the period, exactly.
-        let Some(period) = integer_period(step) else {
-            return integer_value(0);
+        let period = match int.bounds.multiple_of {
+            None => 1,
+            Some(step) => match integer_period(step) {
+                Some(period) => period,
+                // No integer but 0 is a multiple.
+                None => {
+                    if !int.bounds.contains_integer(0) || !(low..=high).contains(&0) {
+                        self.inexact();
+                    }
+                    return integer_value(0);
+                }
+            },
         };
         let (first, last) = (div_ceil(low, period), div_floor(high, period));
         if first > last {
+            self.inexact();
             return integer_value(low);
         }
-        integer_value(self.rng.random_range(first..=last) * period)
+        let value = self.rng.random_range(first..=last) * period;
+        debug_assert!(int.bounds.contains_integer(value), "{value} in {int:?}");
+        integer_value(value)
     }
 
+    /// A number within every bound (inclusive or exclusive), a multiple of
+    /// `multiple_of`, and exact in the field's precision.
     fn number(&mut self, number: &NumberSchema) -> Value {
         // An f32's own range is no reason to draw huge numbers.
         let mut range = number.bounds;
-        if number.format == NumberFormat::Float {
+        let single = number.format == NumberFormat::Float;
+        if single {
             if range.minimum == Some(F32_RANGE.0) {
                 range.minimum = None;
             }
@@ -211,35 +333,66 @@ impl<R: Rng + ?Sized> Generator<'_, R> {
             }
         }
         let bounds = &range;
-        let low = bounds
-            .minimum
-            .or(bounds.exclusive_minimum)
-            .unwrap_or(-1000.0);
-        let high = bounds
-            .maximum
-            .or(bounds.exclusive_maximum)
-            .unwrap_or(low.max(0.0) + 1000.0);
-        let low = low.min(high);
-        for _ in 0..ATTEMPTS {
-            let candidate = match bounds.multiple_of {
-                Some(step) => {
-                    #[allow(clippy::cast_possible_truncation)]
-                    let (first, last) = ((low / step).ceil() as i64, (high / step).floor() as i64);
-                    if first > last {
-                        break;
-                    }
-                    #[allow(clippy::cast_precision_loss)]
-                    let value = self.rng.random_range(first..=last) as f64 * step;
-                    value
+        let low = match (bounds.minimum, bounds.exclusive_minimum) {
+            (Some(a), Some(b)) => a.max(b),
+            (a, b) => a.or(b).unwrap_or_else(|| {
+                bounds
+                    .maximum
+                    .or(bounds.exclusive_maximum)
+                    .map_or(-1000.0, |high| high.min(0.0) - 1000.0)
+            }),
+        };
+        let high = match (bounds.maximum, bounds.exclusive_maximum) {
+            (Some(a), Some(b)) => a.min(b),
+            (a, b) => a.or(b).unwrap_or(low.max(0.0) + 1000.0),
+        };
+        // In the field's precision: an f32 holds fewer numbers.
+        let round = |value: f64| {
+            if single {
+                f64::from(value as f32)
+            } else {
+                value
+            }
+        };
+        let fits = |value: f64| number.bounds.contains(value) && value.is_finite();
+        let candidate = match bounds.multiple_of {
+            Some(step) => {
+                #[allow(clippy::cast_possible_truncation)]
+                let (mut first, mut last) =
+                    ((low / step).ceil() as i64, (high / step).floor() as i64);
+                // An exclusive bound on a multiple leaves it out.
+                #[allow(clippy::cast_precision_loss)]
+                let at = |k: i64| round(k as f64 * step);
+                if first <= last && !fits(at(first)) {
+                    first += 1;
                 }
-                None if low < high => self.rng.random_range(low..high),
-                None => low,
-            };
-            if number.bounds.contains(candidate) {
-                return Value::from(candidate);
+                if first <= last && !fits(at(last)) {
+                    last -= 1;
+                }
+                if first > last {
+                    None
+                } else {
+                    Some(at(self.rng.random_range(first..=last)))
+                }
+            }
+            None if low < high => {
+                let drawn = round(self.rng.random_range(low..=high));
+                Some(if fits(drawn) {
+                    drawn
+                } else {
+                    round(low / 2.0 + high / 2.0)
+                })
+            }
+            None => Some(round(low)),
+        };
+        match candidate {
+            Some(value) if fits(value) => Value::from(value),
+            other => {
+                // No number of this precision fits (see the module docs).
+                self.inexact();
+                Value::from(other.unwrap_or(low))
             }
         }
-        Value::from(low)
     }
 
     fn string(&mut self, string: &StringSchema) -> String {
@@ -247,31 +400,29 @@ impl<R: Rng + ?Sized> Generator<'_, R> {
         let max = string
             .max_length
             .map_or(usize::MAX, |max| usize::try_from(max).unwrap_or(usize::MAX));
-        let fits = |text: &str| {
-            let length = text.chars().count();
-            length >= min && length <= max
-        };
+        let has_length = string.min_length.is_some() || string.max_length.is_some();
         if let Some(pattern) = &string.pattern {
-            if let Ok(generator) = rand_regex::Regex::compile(unanchored(pattern), 16) {
-                for _ in 0..ATTEMPTS {
-                    let text: String = self.rng.sample(&generator);
-                    if fits(&text) && string.format.is_none_or(|format| format.matches(&text)) {
-                        return text;
-                    }
-                }
+            let Ok(generator) = rand_regex::Regex::compile(unanchored(pattern), 16) else {
+                // A pattern the generator does not take.
+                self.inexact();
+                return String::new();
+            };
+            if has_length || string.format.is_some() {
+                // A pattern with a length or a format: generated from the
+                // pattern, the rest is not constructed.
+                self.inexact();
             }
-            return String::new();
+            return self.rng.sample(&generator);
         }
         match string.format {
-            Some(format) => {
-                for _ in 0..ATTEMPTS {
-                    let text = self.formatted(format, min, max);
-                    if fits(&text) && format.matches(&text) {
-                        return text;
-                    }
+            Some(format) => match self.formatted(format, min, max) {
+                Some(text) => text,
+                None => {
+                    // A format whose texts the lengths do not construct.
+                    self.inexact();
+                    String::new()
                 }
-                String::new()
-            }
+            },
             None => {
                 let high = max.min(min.saturating_add(24));
                 self.word(min, high.max(min))
@@ -288,43 +439,83 @@ impl<R: Rng + ?Sized> Generator<'_, R> {
             .collect()
     }
 
-    fn formatted(&mut self, format: Format, min: usize, max: usize) -> String {
-        let rng = &mut *self.rng;
-        match format {
-            Format::Uuid => uuid::Builder::from_random_bytes(rng.random())
-                .into_uuid()
-                .to_string(),
+    /// A word to fill `prefix` and `suffix` (`fixed` characters together)
+    /// to between `min` and `max` characters, at least `least` long and at
+    /// most `most` (when the lengths allow); `None` when they do not.
+    fn filler(
+        &mut self,
+        fixed: usize,
+        min: usize,
+        max: usize,
+        least: usize,
+        most: usize,
+    ) -> Option<String> {
+        let low = min.saturating_sub(fixed).max(least);
+        let high = max.saturating_sub(fixed).min(low.max(most));
+        (fixed.saturating_add(low) <= max && low <= high).then(|| self.word(low, high))
+    }
+
+    /// A text of `format`, `min..=max` characters long; `None` when the
+    /// format's texts are not constructed to such a length.
+    fn formatted(&mut self, format: Format, min: usize, max: usize) -> Option<String> {
+        let any_length = min == 0 && max == usize::MAX;
+        let text = match format {
+            // Variable shapes, built to the length.
             Format::Email => {
-                let local = self.word(1, 12);
+                let local = self.filler("@example.com".len(), min, max, 1, 12)?;
                 format!("{local}@example.com")
             }
             Format::Hostname => {
-                let label = self.word(1, 12);
+                // A label is at most 63 characters.
+                let label = self.filler(".example.com".len(), min, max.min(75), 1, 12)?;
                 format!("{label}.example.com")
             }
-            Format::Ipv4 => std::net::Ipv4Addr::from(rng.random::<u32>()).to_string(),
-            Format::Ipv6 => std::net::Ipv6Addr::from(rng.random::<u128>()).to_string(),
-            Format::Uri | Format::Url | Format::UriReference => {
-                let base = if format == Format::UriReference {
-                    "/"
-                } else {
-                    "https://example.com/"
-                };
-                let room = max.saturating_sub(base.len()).min(32);
-                let need = min.saturating_sub(base.len()).min(room);
-                let path = self.word(need, room.max(need));
-                format!("{base}{path}")
+            Format::Uri | Format::Url => {
+                let path = self.filler("https://example.com/".len(), min, max, 0, 32)?;
+                format!("https://example.com/{path}")
             }
+            Format::UriReference => {
+                let path = self.filler(1, min, max, 0, 32)?;
+                format!("/{path}")
+            }
+            Format::JsonPointer => {
+                let segment = self.filler(1, min, max, 0, 8)?;
+                format!("/{segment}")
+            }
+            Format::Password => self.filler(0, min, max, 8.min(max), 24)?,
+            Format::Byte => {
+                // Four characters per three bytes, padded.
+                let groups_min = min.div_ceil(4);
+                let groups_max = (max / 4).min(groups_min.max(8));
+                if groups_min > groups_max {
+                    return None;
+                }
+                let groups = self.rng.random_range(groups_min..=groups_max);
+                let length = if groups == 0 {
+                    0
+                } else {
+                    self.rng.random_range(groups * 3 - 2..=groups * 3)
+                };
+                let bytes: Vec<u8> = (0..length).map(|_| self.rng.random()).collect();
+                base64(&bytes)
+            }
+            // Fixed shapes: any length tag is not constructed.
+            _ if !any_length => return None,
+            Format::Uuid => uuid::Builder::from_random_bytes(self.rng.random())
+                .into_uuid()
+                .to_string(),
+            Format::Ipv4 => std::net::Ipv4Addr::from(self.rng.random::<u32>()).to_string(),
+            Format::Ipv6 => std::net::Ipv6Addr::from(self.rng.random::<u128>()).to_string(),
             Format::DateTime => {
-                let seconds = rng.random_range(0..4_102_444_800_i64);
-                chrono::DateTime::from_timestamp(seconds, rng.random_range(0..1_000_000) * 1000)
-                    .map_or_else(
-                        || "2026-01-01T00:00:00Z".to_owned(),
-                        |time| time.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true),
-                    )
+                let seconds = self.rng.random_range(0..4_102_444_800_i64);
+                let nanos = self.rng.random_range(0..1_000_000) * 1000;
+                chrono::DateTime::from_timestamp(seconds, nanos).map_or_else(
+                    || "2026-01-01T00:00:00Z".to_owned(),
+                    |time| time.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true),
+                )
             }
             Format::Date => {
-                let days = rng.random_range(0..47_000);
+                let days = self.rng.random_range(0..47_000);
                 (chrono::NaiveDate::from_ymd_opt(1970, 1, 1).unwrap_or_default()
                     + chrono::Days::new(days))
                 .format("%Y-%m-%d")
@@ -332,55 +523,57 @@ impl<R: Rng + ?Sized> Generator<'_, R> {
             }
             Format::Time => format!(
                 "{:02}:{:02}:{:02}Z",
-                rng.random_range(0..24),
-                rng.random_range(0..60),
-                rng.random_range(0..60)
+                self.rng.random_range(0..24),
+                self.rng.random_range(0..60),
+                self.rng.random_range(0..60)
             ),
-            Format::Duration => {
-                format!("P{}DT{}H", rng.random_range(0..30), rng.random_range(0..24))
-            }
-            Format::Byte => {
-                let length = rng.random_range(0..24_usize);
-                let bytes: Vec<u8> = (0..length).map(|_| rng.random()).collect();
-                base64(&bytes)
-            }
-            Format::Password => {
-                let high = max.min(min.saturating_add(24)).max(min.max(8));
-                self.word(min.max(8).min(high), high)
-            }
+            Format::Duration => format!(
+                "P{}DT{}H",
+                self.rng.random_range(0..30),
+                self.rng.random_range(0..24)
+            ),
             Format::Regex => "^[a-z]+$".to_owned(),
-            Format::JsonPointer => {
-                let segment = self.word(1, 8);
-                format!("/{segment}")
-            }
-        }
+        };
+        debug_assert!(format.matches(&text), "{} built {text:?}", format.name());
+        Some(text)
     }
 
+    /// Between `min_items` and `max_items` items (no more than four above
+    /// the minimum, and the minimum past the depth budget), distinct when
+    /// `unique_items` says so: duplicates are drawn again, and an item
+    /// schema with too few distinct values is not exact.
     fn array(&mut self, array: &ArraySchema, depth: usize) -> Value {
         let min = usize::try_from(array.min_items.unwrap_or(0)).unwrap_or(usize::MAX);
-        let max = usize::try_from(array.max_items.unwrap_or(min as u64 + 4)).unwrap_or(usize::MAX);
-        let count = if depth >= MAX_DEPTH {
+        let max = array
+            .max_items
+            .map_or(usize::MAX, |max| usize::try_from(max).unwrap_or(usize::MAX));
+        let count = if depth >= MAX_DEPTH || min > max {
             min
         } else {
-            self.rng.random_range(min..=max.min(min + 4).max(min))
+            self.rng.random_range(min..=max.min(min.saturating_add(4)))
         };
         let mut items = Vec::with_capacity(count);
         let mut seen = std::collections::BTreeSet::new();
         let mut attempts = 0;
-        while items.len() < count && attempts < count * ATTEMPTS {
+        while items.len() < count && attempts < count.saturating_mul(ATTEMPTS) {
             attempts += 1;
             let item = self.value(&array.items, depth + 1);
             if !array.unique_items || seen.insert(canonical(&item)) {
                 items.push(item);
             }
         }
+        if items.len() < min {
+            self.inexact();
+        }
         Value::Array(items)
     }
 }
 
-/// The integers within a type's range and a tag's bounds; unbounded sides
-/// are kept within a thousand of the other side or of zero.
-fn integer_range(type_min: i128, type_max: i128, bounds: &Bounds) -> (i128, i128) {
+/// The integers within a type's range and a tag's bounds, by the rule of
+/// [`Bounds::contains_integer`]; unbounded sides are kept within a
+/// thousand of the other side or of zero. `None` when no integer is left.
+fn integer_range(type_min: i128, type_max: i128, bounds: &Bounds) -> Option<(i128, i128)> {
+    // Float-to-int casts saturate, which is right for bounds beyond i128.
     #[allow(clippy::cast_possible_truncation)]
     let mut low = bounds
         .minimum
@@ -393,12 +586,12 @@ fn integer_range(type_min: i128, type_max: i128, bounds: &Bounds) -> (i128, i128
         .min(type_max);
     if let Some(min) = bounds.exclusive_minimum {
         #[allow(clippy::cast_possible_truncation)]
-        let above = min.floor() as i128 + 1;
+        let above = (min.floor() as i128).saturating_add(1);
         low = low.max(above);
     }
     if let Some(max) = bounds.exclusive_maximum {
         #[allow(clippy::cast_possible_truncation)]
-        let below = max.ceil() as i128 - 1;
+        let below = (max.ceil() as i128).saturating_sub(1);
         high = high.min(below);
     }
     if bounds.minimum.is_none() && bounds.exclusive_minimum.is_none() {
@@ -407,7 +600,7 @@ fn integer_range(type_min: i128, type_max: i128, bounds: &Bounds) -> (i128, i128
     if bounds.maximum.is_none() && bounds.exclusive_maximum.is_none() {
         high = high.min(low.max(0) + 1000);
     }
-    (low, high.max(low))
+    (low <= high).then_some((low, high))
 }
 
 /// The pattern without a leading `^` and trailing `$`, which the generator
@@ -516,10 +709,124 @@ mod tests {
                 .unwrap();
             assert!([3, 6, 9].contains(&n), "{n}");
         }
-        assert_eq!(integer_range(0, 255, &Bounds::default()), (0, 255));
+        assert_eq!(integer_range(0, 255, &Bounds::default()), Some((0, 255)));
         assert_eq!(
             integer_range(i64::MIN.into(), i64::MAX.into(), &Bounds::default()),
-            (-1000, 1000)
+            Some((-1000, 1000))
         );
+        let none = Bounds {
+            minimum: Some(300.0),
+            ..Bounds::default()
+        };
+        assert_eq!(integer_range(0, 255, &none), None);
+    }
+
+    fn draw(schema: &Schema) -> Draw {
+        draw_value(schema, &Registry::default(), &mut rand::rng())
+    }
+
+    #[test]
+    fn lengths_are_built_into_formats() {
+        let flexible = [
+            Format::Email,
+            Format::Hostname,
+            Format::Uri,
+            Format::Url,
+            Format::UriReference,
+            Format::JsonPointer,
+            Format::Password,
+            Format::Byte,
+        ];
+        for format in flexible {
+            for (min, max) in [(0, 40), (30, 36), (24, 24), (40, 60)] {
+                let schema = Schema::String(StringSchema {
+                    format: Some(format),
+                    min_length: Some(min),
+                    max_length: Some(max),
+                    pattern: None,
+                });
+                for _ in 0..50 {
+                    let draw = draw(&schema);
+                    let text = draw.value.as_str().unwrap();
+                    let length = text.chars().count() as u64;
+                    assert!(draw.exact, "{} {min}..={max}", format.name());
+                    assert!(
+                        format.matches(text) && (min..=max).contains(&length),
+                        "{} {min}..={max} built {text:?}",
+                        format.name()
+                    );
+                }
+            }
+        }
+        // A fixed shape with a length is the named exception.
+        let uuid = Schema::String(StringSchema {
+            format: Some(Format::Uuid),
+            max_length: Some(5),
+            ..StringSchema::default()
+        });
+        assert!(!draw(&uuid).exact);
+    }
+
+    #[test]
+    fn numbers_keep_exclusive_bounds_and_steps() {
+        let cases = [
+            (NumberFormat::Double, Some(0.0), Some(1.0), None),
+            (NumberFormat::Double, Some(1.5), Some(4.5), Some(1.5)),
+            (NumberFormat::Float, Some(0.0), Some(1.0), Some(0.25)),
+            (NumberFormat::Float, None, Some(-3.0), None),
+        ];
+        for (format, above, below, step) in cases {
+            let schema = NumberSchema {
+                format,
+                bounds: Bounds {
+                    exclusive_minimum: above,
+                    exclusive_maximum: below,
+                    multiple_of: step,
+                    ..Bounds::default()
+                },
+            };
+            for _ in 0..200 {
+                let draw = draw(&Schema::Number(schema));
+                let n = draw.value.as_f64().unwrap();
+                assert!(draw.exact && schema.bounds.contains(n), "{n} in {schema:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn patterns_alone_are_exact_and_with_a_length_are_not() {
+        let pattern = Schema::String(StringSchema {
+            pattern: Some("^[a-z]{2,5}-[0-9]{3}$".to_owned()),
+            ..StringSchema::default()
+        });
+        let regex = regex::Regex::new("^[a-z]{2,5}-[0-9]{3}$").unwrap();
+        for _ in 0..100 {
+            let draw = draw(&pattern);
+            assert!(draw.exact && regex.is_match(draw.value.as_str().unwrap()));
+        }
+        let Schema::String(mut with_length) = pattern else {
+            unreachable!()
+        };
+        with_length.max_length = Some(6);
+        assert!(!draw(&Schema::String(with_length)).exact);
+    }
+
+    #[test]
+    fn unique_items_are_distinct_or_not_exact() {
+        let array = |min_items: u64| {
+            Schema::Array(ArraySchema {
+                items: Box::new(Schema::Boolean),
+                min_items: Some(min_items),
+                max_items: None,
+                unique_items: true,
+            })
+        };
+        for _ in 0..100 {
+            let draw = draw(&array(2));
+            let items = draw.value.as_array().unwrap();
+            assert!(draw.exact && items.len() == 2 && items[0] != items[1]);
+        }
+        // Two booleans are all there are.
+        assert!(!draw(&array(3)).exact);
     }
 }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use framework::{
     prelude::*,
-    testing::{check_broken_values, check_random_value},
+    testing::{check_broken_values, check_first_draw, check_random_value},
 };
 use proptest::prelude::*;
 use serde_json::json;
@@ -203,6 +203,36 @@ proptest! {
         check_broken_values::<Everything>(seed).map_err(TestCaseError::fail)?;
         check_broken_values::<Shape>(seed).map_err(TestCaseError::fail)?;
     }
+}
+
+/// Draws `T` from seeds `0..500`, each once with no second try, and
+/// returns how many draws were valid by construction; an exact draw that
+/// is refused fails the test.
+fn exact_first_draws<T: Dto + std::fmt::Debug>() -> usize {
+    (0..500)
+        .filter(|&seed| {
+            check_first_draw::<T>(seed)
+                .unwrap_or_else(|err| panic!("{}: {err}", std::any::type_name::<T>()))
+        })
+        .count()
+}
+
+/// Random values are valid on the first draw, not found by rejection.
+/// `Everything` is the named exception: its `check = even` field is a
+/// user-written check the generator cannot see, so a draw with it is not
+/// exact (and `Random` draws again).
+#[test]
+fn random_values_are_valid_on_the_first_draw() {
+    assert_eq!(exact_first_draws::<Leaf>(), 500);
+    assert_eq!(exact_first_draws::<Kind>(), 500);
+    assert_eq!(exact_first_draws::<Shape>(), 500);
+    assert_eq!(exact_first_draws::<Event>(), 500);
+    assert_eq!(exact_first_draws::<Payload>(), 500);
+    assert_eq!(exact_first_draws::<Answer>(), 500);
+    assert_eq!(exact_first_draws::<Tree>(), 500);
+    assert_eq!(exact_first_draws::<Page<Tree>>(), 500);
+    assert_eq!(exact_first_draws::<Title>(), 500);
+    assert!(exact_first_draws::<Everything>() < 500);
 }
 
 #[test]

@@ -166,7 +166,10 @@ impl Tags {
         {
             return Err(syn::Error::new(
                 span,
-                format!("`max_length = {max}` is below `min_length = {min}`"),
+                format!(
+                    "`max_length = {max}` is below `min_length = {min}`, so no string fits; \
+                     write `max_length = {min}` or more, or lower `min_length`"
+                ),
             ));
         }
         if let (Some((min, _)), Some((max, span))) = (self.min_items, self.max_items)
@@ -174,16 +177,94 @@ impl Tags {
         {
             return Err(syn::Error::new(
                 span,
-                format!("`max_items = {max}` is below `min_items = {min}`"),
+                format!(
+                    "`max_items = {max}` is below `min_items = {min}`, so no array fits; \
+                     write `max_items = {min}` or more, or lower `min_items`"
+                ),
             ));
         }
-        if let (Some((min, _)), Some((max, span))) = (self.minimum, self.maximum)
-            && min > max
-        {
-            return Err(syn::Error::new(
-                span,
-                format!("`maximum = {max}` is below `minimum = {min}`"),
-            ));
+        self.check_bounds()
+    }
+
+    /// Number bounds that leave no number: `minimum > maximum`, exclusive
+    /// bounds that meet, or no multiple of `multiple_of` between them.
+    /// Reported at the upper bound (or `multiple_of`), saying what to write.
+    fn check_bounds(&self) -> syn::Result<()> {
+        // The lower and upper bound, each with whether it is exclusive.
+        let lower = match (self.minimum, self.exclusive_minimum) {
+            (Some(a), Some(b)) if b.0 >= a.0 => Some((b, true)),
+            (Some(a), _) => Some((a, false)),
+            (None, b) => b.map(|b| (b, true)),
+        };
+        let upper = match (self.maximum, self.exclusive_maximum) {
+            (Some(a), Some(b)) if b.0 <= a.0 => Some((b, true)),
+            (Some(a), _) => Some((a, false)),
+            (None, b) => b.map(|b| (b, true)),
+        };
+        let name = |exclusive: bool, side: &str| {
+            if exclusive {
+                format!("exclusive_{side}")
+            } else {
+                side.to_owned()
+            }
+        };
+        if let (Some(((low, _), low_open)), Some(((high, span), high_open))) = (lower, upper) {
+            let (low_name, high_name) = (name(low_open, "minimum"), name(high_open, "maximum"));
+            if low > high {
+                return Err(syn::Error::new(
+                    span,
+                    format!(
+                        "`{high_name} = {high}` is below `{low_name} = {low}`, so no value fits; \
+                         write a `{high_name}` of at least {low}, or swap the bounds"
+                    ),
+                ));
+            }
+            if low == high && (low_open || high_open) {
+                return Err(syn::Error::new(
+                    span,
+                    format!(
+                        "`{low_name} = {low}` and `{high_name} = {high}` leave no value; \
+                         to allow only {low}, write `minimum = {low}, maximum = {high}`"
+                    ),
+                ));
+            }
+            if let Some((step, step_span)) = self.multiple_of {
+                let fits = |value: f64| {
+                    (if low_open { value > low } else { value >= low })
+                        && (if high_open {
+                            value < high
+                        } else {
+                            value <= high
+                        })
+                };
+                let (first, last) = ((low / step).ceil(), (high / step).floor());
+                // Past an exclusive bound the nearest multiple moves one
+                // step in; more than a few steps apart, some multiple fits.
+                // A bound that is itself a multiple, as the check reads it
+                // (allowing for binary fractions: 0.3 is a multiple of 0.1).
+                let multiple = |value: f64| {
+                    let quotient = value / step;
+                    (quotient - quotient.round()).abs() <= 1e-9 * quotient.round().abs().max(1.0)
+                };
+                let any = last - first > 4.0
+                    || [first, first + 1.0, last - 1.0, last]
+                        .into_iter()
+                        .any(|k| k >= first && k <= last && fits(k * step))
+                    || [low, high]
+                        .into_iter()
+                        .any(|bound| fits(bound) && multiple(bound));
+                if !any {
+                    return Err(syn::Error::new(
+                        step_span,
+                        format!(
+                            "no multiple of {step} is within `{low_name} = {low}` and \
+                             `{high_name} = {high}`, so no value fits; widen the bounds to \
+                             include one, or choose a `multiple_of` that divides a value \
+                             between them"
+                        ),
+                    ));
+                }
+            }
         }
         Ok(())
     }
