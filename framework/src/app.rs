@@ -22,6 +22,7 @@ use crate::{
     request::{RequestContext, Shared},
     route::{BoxFuture, Controller, RouteMeta},
     router::{BuildError, Lookup, Router},
+    shutdown::Shutdown,
 };
 
 /// Boxed error of a request body.
@@ -245,10 +246,33 @@ impl App {
                 body_limit: DEFAULT_BODY_LIMIT,
                 body_timeout: DEFAULT_BODY_TIMEOUT,
                 states: Default::default(),
+                shutdown: Shutdown::new(),
             },
             document: None,
             serve_docs: true,
         }
+    }
+
+    /// The app's shutdown signal, the one handlers see through
+    /// [`RequestContext::shutdown`]. A [`Server`](crate::Server) serving
+    /// this app begins it when its own shutdown signal completes.
+    pub fn shutdown(&self) -> &Shutdown {
+        &self.inner.shared.shutdown
+    }
+
+    /// Begins the app's graceful shutdown: readiness answers `503` from now
+    /// on and whatever watches [`App::shutdown`] ends. The server calls this
+    /// itself; call it for an app served another way, or in a test. It does
+    /// not stop a server.
+    ///
+    /// ```
+    /// # use framework::prelude::*;
+    /// let app = App::builder().build().unwrap();
+    /// app.begin_shutdown();
+    /// assert!(app.shutdown().is_started());
+    /// ```
+    pub fn begin_shutdown(&self) {
+        self.inner.shared.shutdown.begin();
     }
 
     /// The app's OpenAPI 3.1 document, as served at `/openapi.json` (made

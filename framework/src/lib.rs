@@ -103,6 +103,7 @@ mod router;
 pub mod schema;
 mod security;
 mod server;
+mod shutdown;
 mod test_client;
 mod timer;
 
@@ -129,6 +130,7 @@ pub use server::{
     DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_HEADERS,
     DEFAULT_SHUTDOWN_TIMEOUT, Server, shutdown_signal,
 };
+pub use shutdown::Shutdown;
 pub use test_client::{TestClient, TestRequest, TestResponse};
 
 #[doc = include_str!("docs/dto.md")]

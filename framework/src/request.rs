@@ -12,7 +12,7 @@ use bytes::Bytes;
 use http::{StatusCode, header, request::Parts};
 use http_body_util::{BodyExt, Limited, combinators::UnsyncBoxBody};
 
-use crate::{app::BoxError, error::ApiError};
+use crate::{app::BoxError, error::ApiError, shutdown::Shutdown};
 
 /// A request body not read yet: a stream of byte chunks.
 pub type RequestBody = UnsyncBoxBody<Bytes, BoxError>;
@@ -24,6 +24,7 @@ pub(crate) struct Shared {
     pub(crate) body_limit: usize,
     pub(crate) body_timeout: Duration,
     pub(crate) states: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
+    pub(crate) shutdown: Shutdown,
 }
 
 /// One request after routing: its head, its body (present only for routes
@@ -95,6 +96,12 @@ impl RequestContext {
                     std::any::type_name::<T>()
                 ))
             })
+    }
+
+    /// The app's shutdown signal: whether a graceful shutdown has begun, and
+    /// a future that completes when it does (to end a long stream in time).
+    pub fn shutdown(&self) -> &Shutdown {
+        &self.shared.shutdown
     }
 
     /// The body limit in bytes of this app.

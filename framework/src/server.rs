@@ -14,8 +14,9 @@ use tokio::{
     sync::Semaphore,
 };
 
-use crate::app::BoxError;
+use crate::app::{App, BoxError};
 use crate::batched_io::BatchedWrites;
+use crate::shutdown::Shutdown;
 use crate::timer::LazyTimer;
 
 /// How long a client may take to send a request's head unless configured.
@@ -62,6 +63,9 @@ pub struct Server {
     shutdown_timeout: Duration,
     max_connections: usize,
     max_headers: usize,
+    drain_delay: Duration,
+    /// Begun when the shutdown signal completes, besides the served app's.
+    shutdowns: Vec<Shutdown>,
 }
 
 impl Server {
@@ -78,6 +82,8 @@ impl Server {
             shutdown_timeout: DEFAULT_SHUTDOWN_TIMEOUT,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             max_headers: DEFAULT_MAX_HEADERS,
+            drain_delay: Duration::ZERO,
+            shutdowns: Vec::new(),
         }
     }
 
@@ -98,6 +104,51 @@ impl Server {
     #[must_use]
     pub fn shutdown_timeout(mut self, timeout: Duration) -> Self {
         self.shutdown_timeout = timeout;
+        self
+    }
+
+    /// How long the server keeps accepting connections after its shutdown
+    /// signal, with the app's readiness already answering `503`, before it
+    /// stops accepting and lets in-flight requests finish: time for a load
+    /// balancer's health check to take the replica out of rotation.
+    /// Zero unless configured.
+    ///
+    /// ```no_run
+    /// # async fn run(app: framework::App) -> std::io::Result<()> {
+    /// use std::time::Duration;
+    ///
+    /// framework::Server::bind("0.0.0.0:3000")
+    ///     .await?
+    ///     .drain_delay(Duration::from_secs(5)) // two failed probes at 2 s
+    ///     .serve(app)
+    ///     .await
+    /// # }
+    /// ```
+    #[must_use]
+    pub fn drain_delay(mut self, delay: Duration) -> Self {
+        self.drain_delay = delay;
+        self
+    }
+
+    /// Also begins `shutdown` when the shutdown signal completes. Serving an
+    /// [`App`] begins its [`App::shutdown`] by itself; an app wrapped in
+    /// tower layers is another type, so give its signal here.
+    ///
+    /// ```no_run
+    /// # async fn run(app: framework::App) -> std::io::Result<()> {
+    /// let layered = tower::ServiceBuilder::new()
+    ///     .layer(tower_http::cors::CorsLayer::permissive())
+    ///     .service(app.clone());
+    /// framework::Server::bind("0.0.0.0:3000")
+    ///     .await?
+    ///     .begins(app.shutdown().clone())
+    ///     .serve(layered)
+    ///     .await
+    /// # }
+    /// ```
+    #[must_use]
+    pub fn begins(mut self, shutdown: Shutdown) -> Self {
+        self.shutdowns.push(shutdown);
         self
     }
 
@@ -131,9 +182,11 @@ impl Server {
         self.serve_with_shutdown(service, shutdown_signal()).await
     }
 
-    /// Serves until `signal` completes, then stops accepting connections and
+    /// Serves until `signal` completes, then begins the app's
+    /// [`Shutdown`] (readiness answers `503`), keeps accepting for the
+    /// [drain delay](Self::drain_delay), stops accepting connections and
     /// lets in-flight requests finish within the shutdown timeout.
-    pub async fn serve_with_shutdown<S, B, F>(self, service: S, signal: F) -> io::Result<()>
+    pub async fn serve_with_shutdown<S, B, F>(mut self, service: S, signal: F) -> io::Result<()>
     where
         S: tower_service::Service<http::Request<Incoming>, Response = http::Response<B>>
             + Clone
@@ -146,9 +199,27 @@ impl Server {
         B::Error: Into<BoxError>,
         F: Future<Output = ()> + Send,
     {
+        if let Some(app) = (&service as &dyn std::any::Any).downcast_ref::<App>() {
+            self.shutdowns.push(app.shutdown().clone());
+        }
         let builder = Arc::new(self.connection_builder());
         let graceful = GracefulShutdown::new();
         let permits = Arc::new(Semaphore::new(self.max_connections));
+        let shutdowns = std::mem::take(&mut self.shutdowns);
+        let drain_delay = self.drain_delay;
+        let signal = async move {
+            signal.await;
+            for shutdown in &shutdowns {
+                shutdown.begin();
+            }
+            if !drain_delay.is_zero() {
+                tracing::info!(
+                    delay_ms = drain_delay.as_millis() as u64,
+                    "shutting down: draining (not ready, still accepting)"
+                );
+                tokio::time::sleep(drain_delay).await;
+            }
+        };
         let mut signal = std::pin::pin!(signal);
         loop {
             let permit = tokio::select! {
