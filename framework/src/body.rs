@@ -1,18 +1,29 @@
-//! The response body type.
+//! The response body type: a complete buffer (the fast path every JSON and
+//! text answer takes) or a stream of frames (files, server-sent events).
 
 use std::{
-    convert::Infallible,
     pin::Pin,
     task::{Context, Poll},
 };
 
 use bytes::Bytes;
+use futures_util::{Stream, TryStreamExt};
 use http_body::{Frame, SizeHint};
+use http_body_util::{BodyExt, StreamBody, combinators::UnsyncBoxBody};
+
+use crate::app::BoxError;
 
 /// The response type every handler's answer is turned into.
 pub type Response = http::Response<Body>;
 
-/// A response body: a complete buffer or nothing.
+/// A response body: a complete buffer, or a stream of frames pulled as the
+/// connection can take them.
+///
+/// A complete buffer is not boxed: [`Body::from`] a `String`, `Vec<u8>` or
+/// [`Bytes`] is one value of the same size as `Bytes`, sent with its
+/// `Content-Length`. A stream ([`Body::new`], [`Body::from_stream`]) is
+/// boxed once, and polled only when the connection has room for more, so a
+/// slow client holds back the stream instead of making the server buffer it.
 ///
 /// ```
 /// use framework::Body;
@@ -21,23 +32,84 @@ pub type Response = http::Response<Body>;
 /// let body = Body::from("hello");
 /// assert_eq!(body.size_hint().exact(), Some(5));
 /// assert!(Body::empty().is_end_stream());
+///
+/// let chunks = futures_util::stream::iter([Ok::<_, std::io::Error>("a"), Ok("b")]);
+/// let streamed = Body::from_stream(chunks);
+/// assert_eq!(streamed.size_hint().exact(), None);
 /// ```
 #[derive(Debug, Default)]
 pub struct Body {
-    data: Option<Bytes>,
+    kind: Kind,
+}
+
+#[derive(Debug)]
+enum Kind {
+    /// Every byte, known now; empty when sent or when there was none.
+    Full(Bytes),
+    /// Frames produced later.
+    Stream(UnsyncBoxBody<Bytes, BoxError>),
+}
+
+impl Default for Kind {
+    fn default() -> Self {
+        Kind::Full(Bytes::new())
+    }
 }
 
 impl Body {
     /// A body with no bytes.
     pub const fn empty() -> Self {
-        Body { data: None }
+        Body {
+            kind: Kind::Full(Bytes::new()),
+        }
+    }
+
+    /// Any [`http_body::Body`] of [`Bytes`]: its frames are sent as it
+    /// produces them, and its size hint is kept (an exact one becomes the
+    /// `Content-Length`).
+    ///
+    /// ```
+    /// use framework::Body;
+    /// use http_body::Body as _;
+    ///
+    /// let body = Body::new(http_body_util::Full::new(bytes::Bytes::from("hi")));
+    /// assert_eq!(body.size_hint().exact(), Some(2));
+    /// ```
+    pub fn new<B>(body: B) -> Self
+    where
+        B: http_body::Body<Data = Bytes> + Send + 'static,
+        B::Error: Into<BoxError>,
+    {
+        Body {
+            kind: Kind::Stream(body.map_err(Into::into).boxed_unsync()),
+        }
+    }
+
+    /// A stream of chunks; the body fails (the connection is closed, as the
+    /// answer cannot be completed) at the first error.
+    pub fn from_stream<S, D, E>(stream: S) -> Self
+    where
+        S: Stream<Item = Result<D, E>> + Send + 'static,
+        D: Into<Bytes> + 'static,
+        E: Into<BoxError> + 'static,
+    {
+        Body::new(StreamBody::new(
+            stream
+                .map_ok(|chunk| Frame::data(chunk.into()))
+                .map_err(Into::into),
+        ))
+    }
+
+    /// Whether it is a stream rather than a complete buffer.
+    pub fn is_stream(&self) -> bool {
+        matches!(self.kind, Kind::Stream(_))
     }
 }
 
 impl From<Bytes> for Body {
     fn from(bytes: Bytes) -> Self {
         Body {
-            data: (!bytes.is_empty()).then_some(bytes),
+            kind: Kind::Full(bytes),
         }
     }
 }
@@ -62,20 +134,70 @@ impl From<&'static str> for Body {
 
 impl http_body::Body for Body {
     type Data = Bytes;
-    type Error = Infallible;
+    type Error = BoxError;
 
     fn poll_frame(
-        mut self: Pin<&mut Self>,
-        _cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        Poll::Ready(self.data.take().map(|data| Ok(Frame::data(data))))
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
+        match &mut self.get_mut().kind {
+            Kind::Full(data) if data.is_empty() => Poll::Ready(None),
+            Kind::Full(data) => Poll::Ready(Some(Ok(Frame::data(std::mem::take(data))))),
+            Kind::Stream(stream) => Pin::new(stream).poll_frame(cx),
+        }
     }
 
     fn is_end_stream(&self) -> bool {
-        self.data.is_none()
+        match &self.kind {
+            Kind::Full(data) => data.is_empty(),
+            Kind::Stream(stream) => stream.is_end_stream(),
+        }
     }
 
     fn size_hint(&self) -> SizeHint {
-        SizeHint::with_exact(self.data.as_ref().map_or(0, |data| data.len() as u64))
+        match &self.kind {
+            Kind::Full(data) => SizeHint::with_exact(data.len() as u64),
+            Kind::Stream(stream) => stream.size_hint(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use http_body::Body as _;
+    use http_body_util::BodyExt;
+
+    use super::*;
+
+    #[test]
+    fn a_complete_body_is_no_larger_than_its_bytes() {
+        assert_eq!(std::mem::size_of::<Body>(), std::mem::size_of::<Bytes>());
+    }
+
+    #[tokio::test]
+    async fn a_full_body_is_one_frame_then_the_end() {
+        let mut body = Body::from("abc");
+        assert!(!body.is_stream());
+        let frame = body.frame().await.unwrap().unwrap();
+        assert_eq!(frame.into_data().unwrap(), "abc");
+        assert!(body.is_end_stream());
+        assert!(body.frame().await.is_none());
+    }
+
+    #[tokio::test]
+    async fn a_stream_is_sent_chunk_by_chunk_and_fails_at_its_error() {
+        let chunks = futures_util::stream::iter([
+            Ok("one".to_owned()),
+            Ok("two".to_owned()),
+            Err(std::io::Error::other("disk gone")),
+        ]);
+        let mut body = Body::from_stream(chunks);
+        assert!(body.is_stream());
+        assert_eq!(body.size_hint().exact(), None);
+        let first = body.frame().await.unwrap().unwrap().into_data().unwrap();
+        let second = body.frame().await.unwrap().unwrap().into_data().unwrap();
+        assert_eq!((&first[..], &second[..]), (&b"one"[..], &b"two"[..]));
+        let err = body.frame().await.unwrap().unwrap_err();
+        assert_eq!(err.to_string(), "disk gone");
     }
 }

@@ -153,7 +153,8 @@ impl TestRequest {
     /// Sends the request through the app.
     ///
     /// # Panics
-    /// If the method and path do not form a valid request: a bug in the test.
+    /// If the method and path do not form a valid request (a bug in the
+    /// test), or a streamed answer's body fails.
     pub async fn send(self) -> TestResponse {
         let mut request = http::Request::builder()
             .method(self.method)
@@ -165,7 +166,7 @@ impl TestRequest {
         let (parts, body) = response.into_parts();
         let body = match http_body_util::BodyExt::collect(body).await {
             Ok(collected) => collected.to_bytes(),
-            Err(never) => match never {},
+            Err(err) => panic!("the answer's body failed: {err}"),
         };
         TestResponse {
             status: parts.status,
