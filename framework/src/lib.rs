@@ -113,7 +113,7 @@ pub use dispatch::ResponseFuture;
 pub use dto::{Dto, MAX_JSON_DEPTH, Random, Validate, from_json, random_value};
 pub use error::{ApiError, PROBLEM_JSON, Problem, ValidationIssue};
 pub use extractor::{
-    Bearer, ContentKind, Cookies, FromRequest, FromRequestParts, InputKind, InputMeta, PlainBody,
+    Bearer, BodyStream, ContentKind, Cookies, FromRequest, FromRequestParts, InputKind, InputMeta, PlainBody,
     SchemaFn, TypedBody, TypedForm, TypedHeaders, TypedQuery,
 };
 pub use request::{RequestBody, RequestContext};
@@ -184,7 +184,7 @@ pub mod prelude {
     #[cfg(feature = "askama")]
     pub use crate::Html;
     pub use crate::{
-        ApiError, App, Bearer, Controller, Cookies, Created, Download, Dto, FromRequest,
+        ApiError, App, Bearer, BodyStream, Controller, Cookies, Created, Download, Dto, FromRequest,
         FromRequestParts, HttpMethod, IntoResponse, Json, PlainBody, Random, Redirect, Reply,
         RouteMeta, Server, SetCookie, TypedBody, TypedForm, TypedHeaders, TypedQuery, Validate,
         controller, dto, typed_route,

@@ -109,6 +109,26 @@ impl RequestContext {
         self.shared.body_limit
     }
 
+    /// How long this app lets a request body take to arrive.
+    pub fn body_timeout(&self) -> Duration {
+        self.shared.body_timeout
+    }
+
+    /// Takes the body, with no limit applied: for the framework's own
+    /// streaming extractor, which applies both limits itself.
+    pub(crate) fn take_raw_body(&mut self) -> Option<RequestBody> {
+        self.body.take()
+    }
+
+    /// The request's `Content-Length`, when it has a valid one.
+    pub(crate) fn declared_length(&self) -> Option<u64> {
+        self.parts
+            .headers
+            .get(header::CONTENT_LENGTH)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.parse::<u64>().ok())
+    }
+
     /// Takes the body as a stream, for an extractor that reads it chunk by
     /// chunk. The app's size limit applies: a stream reading past it gets
     /// an error. `None` once taken.
@@ -128,12 +148,7 @@ impl RequestContext {
     /// or `500` when an earlier extractor took the body.
     pub async fn collect_body(&mut self) -> Result<Bytes, ApiError> {
         let limit = self.shared.body_limit;
-        let declared = self
-            .parts
-            .headers
-            .get(header::CONTENT_LENGTH)
-            .and_then(|value| value.to_str().ok())
-            .and_then(|value| value.parse::<u64>().ok());
+        let declared = self.declared_length();
         if declared.is_some_and(|length| length > limit as u64) {
             return Err(too_large(limit));
         }
@@ -144,11 +159,7 @@ impl RequestContext {
         let timeout = self.shared.body_timeout;
         match tokio::time::timeout(timeout, collect_within(body, limit)).await {
             Ok(collected) => collected,
-            Err(_elapsed) => Err(ApiError::new(
-                StatusCode::REQUEST_TIMEOUT,
-                "request_timeout",
-                format!("body: did not arrive within {} ms", timeout.as_millis()),
-            )),
+            Err(_elapsed) => Err(too_slow(timeout)),
         }
     }
 }
@@ -187,7 +198,17 @@ async fn collect_within(mut body: RequestBody, limit: usize) -> Result<Bytes, Ap
     Ok(first.unwrap_or_else(|| Bytes::from(more)))
 }
 
-fn too_large(limit: usize) -> ApiError {
+/// `408 request_timeout`: the body did not arrive within `timeout`.
+pub(crate) fn too_slow(timeout: Duration) -> ApiError {
+    ApiError::new(
+        StatusCode::REQUEST_TIMEOUT,
+        "request_timeout",
+        format!("body: did not arrive within {} ms", timeout.as_millis()),
+    )
+}
+
+/// `413 payload_too_large`: the body is larger than `limit` bytes.
+pub(crate) fn too_large(limit: usize) -> ApiError {
     ApiError::new(
         StatusCode::PAYLOAD_TOO_LARGE,
         "payload_too_large",

@@ -16,6 +16,7 @@ mod header;
 mod param;
 mod plain;
 mod query;
+mod stream;
 mod text;
 
 use std::future::Future;
@@ -27,6 +28,7 @@ pub use form::TypedForm;
 pub use header::TypedHeaders;
 pub use plain::PlainBody;
 pub use query::TypedQuery;
+pub use stream::BodyStream;
 pub(crate) use query::parse_query;
 
 #[doc(hidden)]

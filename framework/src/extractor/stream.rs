@@ -1,0 +1,220 @@
+//! The request body as a stream of chunks.
+
+use std::{
+    pin::Pin,
+    task::{Context, Poll, ready},
+    time::Duration,
+};
+
+use bytes::Bytes;
+use futures_util::Stream;
+use http::StatusCode;
+use http_body::Body as _;
+use tokio::time::Sleep;
+
+use super::{ContentKind, FromRequest, InputMeta};
+use crate::{
+    error::ApiError,
+    request::{RequestBody, RequestContext, too_large, too_slow},
+};
+
+/// The request body as a stream of byte chunks, read as the handler asks
+/// for them: a handler that copies an upload to disk never holds it whole.
+///
+/// The app's body limit and body timeout apply as they do to a collected
+/// body: a `Content-Length` over the limit is refused with
+/// `413 payload_too_large` before the handler runs; a body without one
+/// yields that error as the chunk that crosses the limit, and nothing more
+/// is read. The body timeout runs from the moment the handler gets the
+/// stream: a body still arriving when it ends yields
+/// `408 request_timeout`. A handler that answers a yielded error with `?`
+/// gives the client that status and code.
+///
+/// The route documents an `application/octet-stream` body (bytes, no
+/// schema), which OpenAPI shows as `format: binary`.
+///
+/// ```
+/// use framework::prelude::*;
+/// use framework::BodyStream;
+/// use futures_util::StreamExt;
+///
+/// struct Uploads;
+///
+/// #[controller("uploads")]
+/// impl Uploads {
+///     /// Counts an upload's bytes without keeping them.
+///     #[typed_route::post("")]
+///     async fn count(&self, mut body: BodyStream) -> Result<String, ApiError> {
+///         let mut total = 0;
+///         while let Some(chunk) = body.next().await {
+///             total += chunk?.len();
+///         }
+///         Ok(total.to_string())
+///     }
+/// }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let app = App::builder().controller(Uploads).body_limit(8).build().unwrap();
+/// let ok = app.test_client().post("/uploads").body("application/octet-stream", "12345").send().await;
+/// assert_eq!(ok.text(), "5");
+/// let big = app.test_client().post("/uploads").body("application/octet-stream", "123456789").send().await;
+/// assert_eq!(big.status(), 413);
+/// assert_eq!(big.problem().code, "payload_too_large");
+/// # });
+/// ```
+#[derive(Debug)]
+pub struct BodyStream {
+    /// `None` once the body ended or failed.
+    body: Option<RequestBody>,
+    limit: usize,
+    read: usize,
+    timeout: Duration,
+    deadline: Pin<Box<Sleep>>,
+}
+
+impl BodyStream {
+    /// How many bytes were read so far.
+    pub fn bytes_read(&self) -> usize {
+        self.read
+    }
+
+    /// Ends the stream after `err`: nothing more is read.
+    fn fail(&mut self, err: ApiError) -> Poll<Option<Result<Bytes, ApiError>>> {
+        self.body = None;
+        Poll::Ready(Some(Err(err)))
+    }
+}
+
+impl Stream for BodyStream {
+    type Item = Result<Bytes, ApiError>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = self.get_mut();
+        loop {
+            let Some(body) = this.body.as_mut() else {
+                return Poll::Ready(None);
+            };
+            let frame = match Pin::new(body).poll_frame(cx) {
+                Poll::Ready(frame) => frame,
+                Poll::Pending => {
+                    ready!(this.deadline.as_mut().poll(cx));
+                    return this.fail(too_slow(this.timeout));
+                }
+            };
+            match frame {
+                None => {
+                    this.body = None;
+                    return Poll::Ready(None);
+                }
+                Some(Err(err)) => {
+                    return this.fail(ApiError::new(
+                        StatusCode::BAD_REQUEST,
+                        "body_read_failed",
+                        format!("body: could not be read: {err}"),
+                    ));
+                }
+                Some(Ok(frame)) => {
+                    // Trailers carry no bytes: read on.
+                    let Ok(data) = frame.into_data() else {
+                        continue;
+                    };
+                    this.read = this.read.saturating_add(data.len());
+                    if this.read > this.limit {
+                        return this.fail(too_large(this.limit));
+                    }
+                    return Poll::Ready(Some(Ok(data)));
+                }
+            }
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match &self.body {
+            Some(body) if !body.is_end_stream() => (0, None),
+            _ => (0, Some(0)),
+        }
+    }
+}
+
+/// Any bytes, whatever their media type, streamed.
+impl FromRequest for BodyStream {
+    const INPUT: InputMeta = InputMeta::body(ContentKind::Bytes, "application/octet-stream", None);
+
+    async fn from_request(cx: &mut RequestContext) -> Result<Self, ApiError> {
+        let limit = cx.body_limit();
+        if cx
+            .declared_length()
+            .is_some_and(|length| length > limit as u64)
+        {
+            return Err(too_large(limit));
+        }
+        let body = cx
+            .take_raw_body()
+            .ok_or_else(|| ApiError::internal("the request body was already taken"))?;
+        let timeout = cx.body_timeout();
+        Ok(BodyStream {
+            body: Some(body),
+            limit,
+            read: 0,
+            timeout,
+            deadline: Box::pin(tokio::time::sleep(timeout)),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use futures_util::StreamExt;
+    use http_body_util::BodyExt;
+
+    use super::*;
+
+    fn streamed(chunks: Vec<&'static str>, limit: usize, timeout: Duration) -> BodyStream {
+        let body = http_body_util::StreamBody::new(futures_util::stream::iter(
+            chunks
+                .into_iter()
+                .map(|chunk| Ok(http_body::Frame::data(Bytes::from(chunk)))),
+        ));
+        BodyStream {
+            body: Some(body.boxed_unsync()),
+            limit,
+            read: 0,
+            timeout,
+            deadline: Box::pin(tokio::time::sleep(timeout)),
+        }
+    }
+
+    #[tokio::test]
+    async fn yields_chunks_then_refuses_the_one_past_the_limit_and_stops() {
+        let mut body = streamed(vec!["abc", "def", "ghi", "jkl"], 7, Duration::from_secs(5));
+        assert_eq!(body.next().await.unwrap().unwrap(), "abc");
+        assert_eq!(body.next().await.unwrap().unwrap(), "def");
+        let refused = body.next().await.unwrap().unwrap_err();
+        assert_eq!(refused.status(), StatusCode::PAYLOAD_TOO_LARGE);
+        assert!(body.next().await.is_none(), "nothing is read past the limit");
+        assert_eq!(body.bytes_read(), 9);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_body_that_stalls_past_the_timeout_is_408() {
+        let body = http_body_util::StreamBody::new(
+            futures_util::stream::iter([Ok::<_, crate::BoxError>(http_body::Frame::data(
+                Bytes::from("first"),
+            ))])
+            .chain(futures_util::stream::pending()),
+        );
+        let timeout = Duration::from_secs(2);
+        let mut body = BodyStream {
+            body: Some(body.boxed_unsync()),
+            limit: 100,
+            read: 0,
+            timeout,
+            deadline: Box::pin(tokio::time::sleep(timeout)),
+        };
+        assert_eq!(body.next().await.unwrap().unwrap(), "first");
+        let refused = body.next().await.unwrap().unwrap_err();
+        assert_eq!(refused.status(), StatusCode::REQUEST_TIMEOUT);
+        assert_eq!(refused.code(), "request_timeout");
+        assert!(body.next().await.is_none());
+    }
+}
