@@ -113,15 +113,15 @@ pub use dispatch::ResponseFuture;
 pub use dto::{Dto, MAX_JSON_DEPTH, Random, Validate, from_json, random_value};
 pub use error::{ApiError, PROBLEM_JSON, Problem, ValidationIssue};
 pub use extractor::{
-    Bearer, BodyStream, ContentKind, Cookies, FromRequest, FromRequestParts, InputKind, InputMeta, PlainBody,
-    SchemaFn, TypedBody, TypedForm, TypedHeaders, TypedQuery,
+    Bearer, BodyStream, ContentKind, Cookies, FileRequest, FromRequest, FromRequestParts,
+    InputKind, InputMeta, PlainBody, SchemaFn, TypedBody, TypedForm, TypedHeaders, TypedQuery,
 };
 pub use request::{RequestBody, RequestContext};
 #[cfg(feature = "askama")]
 pub use response::Html;
 pub use response::{
     ContentManifest, Created, Download, HeaderManifest, IntoResponse, Json, Redirect, Reply,
-    ResponseManifest, SameSite, SetCookie,
+    ResponseManifest, SameSite, SetCookie, StreamedFile,
 };
 pub use route::{Controller, ErrorMeta, HttpMethod, PathParamMeta, ResponsesFn, Route, RouteMeta};
 pub use router::BuildError;
@@ -184,10 +184,10 @@ pub mod prelude {
     #[cfg(feature = "askama")]
     pub use crate::Html;
     pub use crate::{
-        ApiError, App, Bearer, BodyStream, Controller, Cookies, Created, Download, Dto, FromRequest,
-        FromRequestParts, HttpMethod, IntoResponse, Json, PlainBody, Random, Redirect, Reply,
-        RouteMeta, Server, SetCookie, TypedBody, TypedForm, TypedHeaders, TypedQuery, Validate,
-        controller, dto, typed_route,
+        ApiError, App, Bearer, BodyStream, Controller, Cookies, Created, Download, Dto,
+        FileRequest, FromRequest, FromRequestParts, HttpMethod, IntoResponse, Json, PlainBody,
+        Random, Redirect, Reply, RouteMeta, Server, SetCookie, StreamedFile, TypedBody, TypedForm,
+        TypedHeaders, TypedQuery, Validate, controller, dto, typed_route,
     };
     pub use bytes::Bytes;
 }

@@ -11,6 +11,7 @@
 mod bearer;
 mod body;
 mod cookie;
+mod file_request;
 mod form;
 mod header;
 mod param;
@@ -24,12 +25,14 @@ use std::future::Future;
 pub use bearer::Bearer;
 pub use body::TypedBody;
 pub use cookie::Cookies;
+pub use file_request::FileRequest;
+pub(crate) use file_request::{Selection, Validators};
 pub use form::TypedForm;
 pub use header::TypedHeaders;
 pub use plain::PlainBody;
 pub use query::TypedQuery;
-pub use stream::BodyStream;
 pub(crate) use query::parse_query;
+pub use stream::BodyStream;
 
 #[doc(hidden)]
 pub use param::{path_param, path_param_refused};

@@ -191,7 +191,10 @@ mod tests {
         assert_eq!(body.next().await.unwrap().unwrap(), "def");
         let refused = body.next().await.unwrap().unwrap_err();
         assert_eq!(refused.status(), StatusCode::PAYLOAD_TOO_LARGE);
-        assert!(body.next().await.is_none(), "nothing is read past the limit");
+        assert!(
+            body.next().await.is_none(),
+            "nothing is read past the limit"
+        );
         assert_eq!(body.bytes_read(), 9);
     }
 

@@ -87,7 +87,7 @@ impl Download {
 
 /// `attachment; filename="a.txt"`, with RFC 6266's `filename*` for a name
 /// that is not plain ASCII.
-fn content_disposition(kind: &str, filename: &str) -> Option<HeaderValue> {
+pub(super) fn content_disposition(kind: &str, filename: &str) -> Option<HeaderValue> {
     let plain = filename
         .chars()
         .all(|c| c.is_ascii_graphic() && c != '"' && c != '\\' || c == ' ');

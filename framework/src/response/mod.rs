@@ -14,6 +14,7 @@ mod html;
 mod json;
 mod redirect;
 mod reply;
+mod streamed_file;
 mod text;
 
 pub use cookie::{SameSite, SetCookie};
@@ -24,6 +25,7 @@ pub use html::Html;
 pub use json::Json;
 pub use redirect::{Created, Redirect};
 pub use reply::Reply;
+pub use streamed_file::StreamedFile;
 
 #[doc(hidden)]
 pub use json::{describe_json, json_response};

@@ -4,6 +4,7 @@
 mod body_stream;
 mod dto;
 mod extractors;
+mod files;
 mod handler_model;
 mod openapi;
 mod parity;
