@@ -11,6 +11,7 @@ use framework::schema::{
 use rand::{SeedableRng, rngs::StdRng};
 use serde_json::{Map, Value, json};
 
+mod draw;
 mod function;
 
 use function::Function;
@@ -27,8 +28,8 @@ pub struct TypeScriptOptions {
     pub package: String,
 }
 
-/// Random samples embedded for each string with a format or a pattern, so
-/// `simulate` mode can produce valid ones without a regex engine.
+/// Random samples embedded for each string `simulate` cannot draw itself
+/// (see [`draw::string_draw`]).
 const SAMPLES: usize = 4;
 
 pub(crate) fn generate(
@@ -413,15 +414,15 @@ impl TypeScript<'_, '_> {
                 put("minLength", json!(string.min_length));
                 put("maxLength", json!(string.max_length));
                 put("pattern", json!(string.pattern));
-                let constrained = string.pattern.is_some()
-                    || string
-                        .format
-                        .is_some_and(|format| format != framework::schema::Format::Password);
-                if constrained {
-                    let samples: Vec<Value> = (0..SAMPLES)
-                        .map(|_| random_value(schema, &self.registry, rng))
-                        .collect();
-                    put("samples", Value::Array(samples));
+                match draw::string_draw(string) {
+                    draw::StringDraw::Tree(tree) => put("draw", tree),
+                    draw::StringDraw::PerCall => {}
+                    draw::StringDraw::Samples => {
+                        let samples: Vec<Value> = (0..SAMPLES)
+                            .map(|_| random_value(schema, &self.registry, rng))
+                            .collect();
+                        put("samples", Value::Array(samples));
+                    }
                 }
             }
             Schema::Array(array) => {

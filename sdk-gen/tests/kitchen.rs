@@ -84,6 +84,7 @@ async fn the_typescript_sdk_round_trips_every_shape() {
             .arg(scripts.join("parity.test.js"))
             .env("KITCHEN_URL", format!("http://{addr}"))
             .env("KITCHEN_CORPUS", fixture_dir().join("parity.json"))
+            .env("KITCHEN_STRINGS", fixture_dir().join("strings.json"))
             .output()
             .unwrap()
     })
@@ -97,7 +98,7 @@ async fn the_typescript_sdk_round_trips_every_shape() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(
-        report.contains("# pass 18") && report.contains("# fail 0"),
+        report.contains("# pass 21") && report.contains("# fail 0"),
         "{report}"
     );
 }
@@ -143,6 +144,8 @@ fn server_verdict(name: &str, json: &str) -> Result<(), Vec<(String, String)>> {
         "Command" => decode::<app::Command>(json),
         "Event" => decode::<app::Event>(json),
         "Shape" => decode::<app::Shape>(json),
+        "Formats" => decode::<app::Formats>(json),
+        "Patterns" => decode::<app::Patterns>(json),
         other => panic!("parity.json: no kitchen type {other}"),
     }
 }
@@ -512,4 +515,80 @@ fn the_typescript_doc_examples_compile() {
         String::from_utf8_lossy(&compile.stdout),
         String::from_utf8_lossy(&compile.stderr)
     );
+}
+
+/// `tests/kitchen/strings.json`: for every string format and every pattern
+/// of the fixture, strings the server and the TypeScript runtime must both
+/// accept or both refuse. The node test `test/parity.test.ts` reads it too.
+#[derive(serde::Deserialize)]
+struct StringCorpus {
+    formats: std::collections::BTreeMap<String, Verdicts>,
+    patterns: std::collections::BTreeMap<String, PatternVerdicts>,
+}
+
+#[derive(serde::Deserialize)]
+struct Verdicts {
+    valid: Vec<String>,
+    invalid: Vec<String>,
+}
+
+#[derive(serde::Deserialize)]
+struct PatternVerdicts {
+    pattern: String,
+    #[serde(flatten)]
+    verdicts: Verdicts,
+}
+
+fn string_corpus() -> StringCorpus {
+    let text = std::fs::read_to_string(fixture_dir().join("strings.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The verdicts of `verdicts` that the server does not give to `{field: s}`
+/// as the kitchen type `name`.
+fn wrong_verdicts(name: &str, field: &str, verdicts: &Verdicts) -> Vec<String> {
+    let cases = verdicts
+        .valid
+        .iter()
+        .map(|text| (text, true))
+        .chain(verdicts.invalid.iter().map(|text| (text, false)));
+    cases
+        .filter_map(|(text, valid)| {
+            let json = serde_json::json!({ field: text }).to_string();
+            let verdict = server_verdict(name, &json);
+            (verdict.is_ok() != valid).then(|| format!("{field} {text:?} (valid: {valid}): {verdict:?}"))
+        })
+        .collect()
+}
+
+#[test]
+fn the_server_gives_the_string_corpus_verdicts() {
+    let corpus = string_corpus();
+    let mut wrong = Vec::new();
+    for format in framework::schema::Format::ALL {
+        let Some(verdicts) = corpus.formats.get(format.name()) else {
+            wrong.push(format!("strings.json has no entry for the format {}", format.name()));
+            continue;
+        };
+        let field = format.name().replace('-', "_");
+        wrong.extend(wrong_verdicts("Formats", &field, verdicts));
+    }
+    assert_eq!(corpus.formats.len(), framework::schema::Format::ALL.len());
+    let manifest = serde_json::to_value(app::app().manifest()).unwrap();
+    let patterns = manifest["types"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|named| named["name"] == "Patterns")
+        .expect("the manifest has Patterns")
+        .to_string();
+    for (field, entry) in &corpus.patterns {
+        let written = serde_json::to_string(&entry.pattern).unwrap();
+        assert!(
+            patterns.contains(&written),
+            "strings.json's pattern for {field}, {written}, is not the fixture's"
+        );
+        wrong.extend(wrong_verdicts("Patterns", field, &entry.verdicts));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

@@ -271,10 +271,14 @@ pub(crate) fn canonical(value: &serde_json::Value) -> String {
 
 /// A tag's regular expression, compiled once where the macro puts it.
 ///
+/// The pattern keeps ECMAScript's meaning (`\d` is `[0-9]`, ...), as the
+/// OpenAPI document and the TypeScript SDK read it: see [`framework_pattern`].
+///
 /// # Panics
 /// Never for patterns the macro accepted: it checks them at compile time.
 pub fn regex(pattern: &str) -> Regex {
-    Regex::new(pattern).unwrap_or_else(|err| panic!("pattern {pattern:?}: {err}"))
+    crate::schema::compile_pattern(pattern)
+        .unwrap_or_else(|| panic!("pattern {pattern:?} is outside the shared dialect"))
 }
 
 #[cfg(test)]

@@ -402,7 +402,14 @@ impl<R: Rng + ?Sized> Generator<'_, R> {
             .map_or(usize::MAX, |max| usize::try_from(max).unwrap_or(usize::MAX));
         let has_length = string.min_length.is_some() || string.max_length.is_some();
         if let Some(pattern) = &string.pattern {
-            let Ok(generator) = rand_regex::Regex::compile(unanchored(pattern), 16) else {
+            // Drawn from the Rust form, which has the pattern's ECMAScript
+            // meaning (`\d` is `[0-9]`, ...).
+            let rust = framework_pattern::to_rust_for_drawing(pattern).unwrap_or_default();
+            if framework_pattern::to_rust(pattern).is_ok_and(|exact| exact != rust) {
+                // Word boundaries are left out of the draw: it may miss one.
+                self.inexact();
+            }
+            let Ok(generator) = rand_regex::Regex::compile(unanchored(&rust), 16) else {
                 // A pattern the generator does not take.
                 self.inexact();
                 return String::new();

@@ -114,7 +114,13 @@ impl Format {
             Format::Uri => fluent_uri::Uri::parse(text).is_ok(),
             Format::Url => url::Url::parse(text).is_ok_and(|url| url.has_host()),
             Format::UriReference => fluent_uri::UriRef::parse(text).is_ok(),
-            Format::DateTime => chrono::DateTime::parse_from_rfc3339(text).is_ok(),
+            // RFC 3339 itself: chrono also takes a space for the `T` and
+            // U+2212 for the offset's minus.
+            Format::DateTime => {
+                text.is_ascii()
+                    && matches!(text.as_bytes().get(10), Some(b'T' | b't'))
+                    && chrono::DateTime::parse_from_rfc3339(text).is_ok()
+            }
             Format::Date => {
                 text.len() == 10 && chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").is_ok()
             }
@@ -122,7 +128,7 @@ impl Format {
             Format::Duration => is_duration(text),
             Format::Byte => BASE64.is_match(text),
             Format::Password => true,
-            Format::Regex => Regex::new(text).is_ok(),
+            Format::Regex => compile_pattern(text).is_some(),
             Format::JsonPointer => JSON_POINTER.is_match(text),
         }
     }
@@ -229,6 +235,12 @@ fn duration_parts(section: &str, units: &[u8], fraction_seen: &mut bool) -> Opti
     number.is_empty().then_some(parts)
 }
 
+/// A pattern of the shared dialect (ECMAScript's meaning, see
+/// [`framework_pattern`]), compiled for Rust; `None` outside the dialect.
+pub(crate) fn compile_pattern(pattern: &str) -> Option<Regex> {
+    Regex::new(&framework_pattern::to_rust(pattern).ok()?).ok()
+}
+
 /// A tag's pattern, compiled once per process.
 pub(crate) fn pattern_regex(pattern: &str) -> Option<Arc<Regex>> {
     static CACHE: LazyLock<RwLock<HashMap<String, Arc<Regex>>>> = LazyLock::new(Default::default);
@@ -239,7 +251,7 @@ pub(crate) fn pattern_regex(pattern: &str) -> Option<Arc<Regex>> {
     {
         return Some(Arc::clone(found));
     }
-    let regex = Arc::new(Regex::new(pattern).ok()?);
+    let regex = Arc::new(compile_pattern(pattern)?);
     CACHE
         .write()
         .unwrap_or_else(|poison| poison.into_inner())
@@ -324,7 +336,11 @@ mod tests {
                 &["aGVsbG8", "a===", "!!!!"],
             ),
             (Format::Password, &["anything at all", ""], &[]),
-            (Format::Regex, &["^[a-z]+$", "a|b"], &["(", "[a-"]),
+            (
+                Format::Regex,
+                &["^[a-z]+$", "a|b", r"^\d{3}$"],
+                &["(", "[a-", "(?i)a", r"\pL"],
+            ),
             (
                 Format::JsonPointer,
                 &["", "/a/b", "/a~0b/~1c"],

@@ -26,7 +26,7 @@ pub fn type_label(schema: &Schema, registry: &Registry) -> String {
         other => expected(other, registry),
     }
 }
-pub(crate) use format::pattern_regex;
+pub(crate) use format::{compile_pattern, pattern_regex};
 #[doc(hidden)]
 pub use tags::apply_tags;
 

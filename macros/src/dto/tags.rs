@@ -109,12 +109,7 @@ impl Tags {
             "max_length" => self.max_length = Some((count(meta)?, span)),
             "pattern" => {
                 let lit: LitStr = meta.value()?.parse()?;
-                if let Err(err) = regex_syntax::Parser::new().parse(&lit.value()) {
-                    return Err(syn::Error::new(
-                        lit.span(),
-                        format!("invalid pattern: {err}"),
-                    ));
-                }
+                check_pattern(&lit)?;
                 self.pattern = Some(lit);
             }
             "minimum" => self.minimum = Some((number(meta)?, span)),
@@ -482,4 +477,24 @@ fn literal(meta: &ParseNestedMeta<'_>) -> syn::Result<Expr> {
             "expected a literal: a string, number or boolean",
         )),
     }
+}
+
+/// A pattern must be in the dialect Rust's `regex` and JavaScript's
+/// `RegExp` read alike (`framework_pattern`), and compile in its Rust form.
+fn check_pattern(lit: &LitStr) -> syn::Result<()> {
+    let pattern = lit.value();
+    let rust = framework_pattern::to_rust(&pattern).map_err(|err| {
+        syn::Error::new(
+            lit.span(),
+            format!(
+                "pattern `{}`: {}",
+                pattern.get(err.start..err.end).unwrap_or(&pattern),
+                err.message
+            ),
+        )
+    })?;
+    regex_syntax::Parser::new()
+        .parse(&rust)
+        .map(drop)
+        .map_err(|err| syn::Error::new(lit.span(), format!("invalid pattern: {err}")))
 }

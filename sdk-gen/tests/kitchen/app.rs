@@ -190,6 +190,121 @@ pub struct Limits {
     pub wide: Option<Wide>,
 }
 
+/// One field per string format, each optional so one value tests one
+/// format: the server and the TypeScript runtime must give the verdicts of
+/// `tests/kitchen/strings.json` alike (issue 14).
+#[dto]
+#[derive(Clone, Debug, PartialEq)]
+pub struct Formats {
+    /// `uuid`.
+    #[optional]
+    #[tags(format = "uuid")]
+    pub uuid: Option<String>,
+    /// `email`.
+    #[optional]
+    #[tags(format = "email")]
+    pub email: Option<String>,
+    /// `hostname`.
+    #[optional]
+    #[tags(format = "hostname")]
+    pub hostname: Option<String>,
+    /// `ipv4`.
+    #[optional]
+    #[tags(format = "ipv4")]
+    pub ipv4: Option<String>,
+    /// `ipv6`.
+    #[optional]
+    #[tags(format = "ipv6")]
+    pub ipv6: Option<String>,
+    /// `uri`.
+    #[optional]
+    #[tags(format = "uri")]
+    pub uri: Option<String>,
+    /// `url`.
+    #[optional]
+    #[tags(format = "url")]
+    pub url: Option<String>,
+    /// `uri-reference`.
+    #[optional]
+    #[tags(format = "uri-reference")]
+    pub uri_reference: Option<String>,
+    /// `date-time`.
+    #[optional]
+    #[tags(format = "date-time")]
+    pub date_time: Option<String>,
+    /// `date`.
+    #[optional]
+    #[tags(format = "date")]
+    pub date: Option<String>,
+    /// `time`.
+    #[optional]
+    #[tags(format = "time")]
+    pub time: Option<String>,
+    /// `duration`.
+    #[optional]
+    #[tags(format = "duration")]
+    pub duration: Option<String>,
+    /// `byte`.
+    #[optional]
+    #[tags(format = "byte")]
+    pub byte: Option<String>,
+    /// `password`.
+    #[optional]
+    #[tags(format = "password")]
+    pub password: Option<String>,
+    /// `regex`.
+    #[optional]
+    #[tags(format = "regex")]
+    pub regex: Option<String>,
+    /// `json-pointer`.
+    #[optional]
+    #[tags(format = "json-pointer")]
+    pub json_pointer: Option<String>,
+}
+
+/// Patterns whose meaning differs between Rust's `regex` and JavaScript's
+/// `RegExp` unless the framework translates them (issue 14).
+#[dto]
+#[derive(Clone, Debug, PartialEq)]
+pub struct Patterns {
+    /// ASCII digits (JavaScript's `\d`).
+    #[optional]
+    #[tags(pattern = r"^\d+$")]
+    pub digits: Option<String>,
+    /// ASCII word characters.
+    #[optional]
+    #[tags(pattern = r"^\w+$")]
+    pub word: Option<String>,
+    /// Two words and one space between (JavaScript's `\s`).
+    #[optional]
+    #[tags(pattern = r"^\S+\s\S+$")]
+    pub spaced: Option<String>,
+    /// One line: `.` stops at every line terminator.
+    #[optional]
+    #[tags(pattern = r"^.+$")]
+    pub line: Option<String>,
+    /// `cat` as an ASCII word.
+    #[optional]
+    #[tags(pattern = r"\bcat\b")]
+    pub bounded: Option<String>,
+    /// A capitalized word in any script.
+    #[optional]
+    #[tags(pattern = r"^\p{Lu}\p{Ll}*$")]
+    pub letters: Option<String>,
+    /// Greek.
+    #[optional]
+    #[tags(pattern = r"^\p{Script=Greek}+$")]
+    pub greek: Option<String>,
+    /// A code like `AB-123-x`.
+    #[optional]
+    #[tags(pattern = r"^[A-Z]{2}-\d{3,5}(?:-[a-z]+)?$")]
+    pub code: Option<String>,
+    /// Escapes inside and outside classes.
+    #[optional]
+    #[tags(pattern = r"^[\w.+-]+@\[\d+\]$")]
+    pub escaped: Option<String>,
+}
+
 /// Filters, read from the query string.
 #[dto]
 #[derive(Clone, Debug, PartialEq)]
@@ -307,6 +422,18 @@ impl Kitchen {
     /// Answers the limits it was sent.
     #[typed_route::put("limits")]
     async fn limits(&self, body: TypedBody<Limits>) -> Limits {
+        body.into_inner()
+    }
+
+    /// Answers the formatted strings it was sent.
+    #[typed_route::put("formats")]
+    async fn formats(&self, body: TypedBody<Formats>) -> Formats {
+        body.into_inner()
+    }
+
+    /// Answers the patterned strings it was sent.
+    #[typed_route::put("patterns")]
+    async fn patterns(&self, body: TypedBody<Patterns>) -> Patterns {
         body.into_inner()
     }
 

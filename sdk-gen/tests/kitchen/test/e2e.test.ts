@@ -236,6 +236,6 @@ test("several success statuses: the union of their data, propagate tells them ap
 test("a route marked sdk = false is not in the SDK", () => {
   assert.equal("page" in kitchen, false);
   assert.deepEqual(Object.keys(kitchen).sort(), [
-    "bytes", "cookies", "echo", "files", "forms", "go", "headers", "jobs", "limits", "moderation", "numbers", "query", "text", "trees",
+    "bytes", "cookies", "echo", "files", "formats", "forms", "go", "headers", "jobs", "limits", "moderation", "numbers", "patterns", "query", "text", "trees",
   ]);
 });

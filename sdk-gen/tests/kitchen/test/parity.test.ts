@@ -73,3 +73,90 @@ test("an integer beyond 2^53 in an untagged variant is a DecodeError, not rounde
     await assert.rejects(limits(answering(body), {}), (err: unknown) => err instanceof DecodeError, body);
   }
 });
+
+interface Verdicts {
+  valid: string[];
+  invalid: string[];
+}
+
+interface StringCorpus {
+  formats: Record<string, Verdicts>;
+  patterns: Record<string, Verdicts & { pattern: string }>;
+}
+
+function stringCorpus(): StringCorpus {
+  const path = process.env["KITCHEN_STRINGS"];
+  if (path === undefined) throw new Error("KITCHEN_STRINGS is not set: run `cargo test -p sdk-gen --test kitchen`");
+  return JSON.parse(readFileSync(path, "utf8")) as StringCorpus;
+}
+
+/** The verdicts of `verdicts` that client validation does not give to `{field: text}` as `type`. */
+function wrongVerdicts(type: string, field: string, verdicts: Verdicts): string[] {
+  const cases: [string, boolean][] = [
+    ...verdicts.valid.map((text): [string, boolean] => [text, true]),
+    ...verdicts.invalid.map((text): [string, boolean] => [text, false]),
+  ];
+  return cases
+    .filter(([text, valid]) => {
+      const issues: ValidationIssue[] = [];
+      check({ k: "ref", ref: type, e: type }, { [field]: text }, "$input", "in", issues);
+      return (issues.length === 0) !== valid;
+    })
+    .map(([text, valid]) => `${field} ${JSON.stringify(text)} (valid: ${valid})`);
+}
+
+test("client validation gives the server's verdict on every format and pattern of the corpus", () => {
+  const corpus = stringCorpus();
+  const wrong: string[] = [];
+  assert.equal(Object.keys(corpus.formats).length, 16);
+  for (const [format, verdicts] of Object.entries(corpus.formats)) {
+    wrong.push(...wrongVerdicts("Formats", format.replaceAll("-", "_"), verdicts));
+  }
+  assert.ok(Object.keys(corpus.patterns).length >= 9);
+  for (const [field, verdicts] of Object.entries(corpus.patterns)) {
+    wrong.push(...wrongVerdicts("Patterns", field, verdicts));
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test("a format or a pattern the runtime cannot read refuses every value", () => {
+  for (const schema of [
+    { k: "string", format: "phone" },
+    { k: "string", pattern: "(?<=a)(" },
+  ] as const) {
+    const issues: ValidationIssue[] = [];
+    check(schema, "anything", "$input", "in", issues);
+    assert.equal(issues.length, 1, JSON.stringify(schema));
+  }
+});
+
+test("simulate draws every format and pattern afresh per call, valid on the first draw", async () => {
+  const simulated: IConnection = { host: "http://simulation.invalid", simulate: true };
+  const seen = new Map<string, Set<unknown>>();
+  const draws = 200;
+  for (let round = 0; round < draws; round++) {
+    const answers: Record<string, unknown>[] = [
+      (await api.functional.kitchen.formats.formats(simulated, {})) as Record<string, unknown>,
+      (await api.functional.kitchen.patterns.patterns(simulated, {})) as Record<string, unknown>,
+    ];
+    for (const [index, answer] of answers.entries()) {
+      const issues: ValidationIssue[] = [];
+      const type = index === 0 ? "Formats" : "Patterns";
+      check({ k: "ref", ref: type, e: type }, answer, "$input", "in", issues);
+      assert.deepEqual(issues, [], JSON.stringify(answer));
+      for (const [field, value] of Object.entries(answer)) {
+        const values = seen.get(field) ?? new Set<unknown>();
+        values.add(value);
+        seen.set(field, values);
+      }
+    }
+  }
+  // Every field drawn at least a few times (each is optional, present about
+  // half the time), and drawn afresh: far more distinct values than the four
+  // samples an SDK used to embed.
+  assert.ok(seen.size >= 16 + 9 - 1, [...seen.keys()].join(", "));
+  for (const [field, values] of seen) {
+    const floor = field === "password" || field === "bounded" ? 1 : 8;
+    assert.ok(values.size >= floor, `${field}: ${values.size} distinct values`);
+  }
+});

@@ -205,13 +205,7 @@ export const TYPES: Record<string, RuntimeType> = {
         "schema": {
           "e": "string & Format<\"uuid\">",
           "format": "uuid",
-          "k": "string",
-          "samples": [
-            "1daee987-e5bc-4ecf-839e-39af35385b11",
-            "58105618-173c-4fd0-85b3-6c2df517bdf4",
-            "6cb4d1f5-3605-464c-9ca6-9f25674f5086",
-            "fdd21d94-ef30-4d14-9ab7-ef1444071bbe"
-          ]
+          "k": "string"
         }
       },
       {
@@ -266,13 +260,7 @@ export const TYPES: Record<string, RuntimeType> = {
         "schema": {
           "e": "string & Format<\"date-time\">",
           "format": "date-time",
-          "k": "string",
-          "samples": [
-            "2046-03-12T02:21:12.171580Z",
-            "2066-09-22T16:54:45.383489Z",
-            "2005-08-16T21:37:08.495069Z",
-            "2066-05-09T12:17:24.820033Z"
-          ]
+          "k": "string"
         }
       }
     ],
@@ -301,13 +289,7 @@ export const TYPES: Record<string, RuntimeType> = {
         "schema": {
           "e": "string & Format<\"uuid\">",
           "format": "uuid",
-          "k": "string",
-          "samples": [
-            "a0c94df5-278d-42fa-83db-1dfe0ca97be2",
-            "2cd1b67a-e288-40cc-ae4a-3523377f869c",
-            "b5906763-8520-4f7a-890b-197eac6201a5",
-            "9eddae02-c963-4afd-87f3-8535c7b59c3d"
-          ]
+          "k": "string"
         }
       },
       {
@@ -335,13 +317,7 @@ export const TYPES: Record<string, RuntimeType> = {
         "schema": {
           "e": "string & Format<\"date-time\">",
           "format": "date-time",
-          "k": "string",
-          "samples": [
-            "1971-06-17T10:18:53.753868Z",
-            "2049-12-27T13:56:44.963678Z",
-            "2036-12-26T04:09:21.008391Z",
-            "1976-10-20T21:01:34.095633Z"
-          ]
+          "k": "string"
         }
       },
       {
@@ -351,13 +327,7 @@ export const TYPES: Record<string, RuntimeType> = {
         "schema": {
           "e": "string & Format<\"date-time\">",
           "format": "date-time",
-          "k": "string",
-          "samples": [
-            "1990-09-13T17:56:03.934428Z",
-            "1978-12-26T07:53:05.311789Z",
-            "2099-10-14T03:03:41.115562Z",
-            "2092-10-25T03:44:44.811605Z"
-          ]
+          "k": "string"
         }
       }
     ],
@@ -465,13 +435,7 @@ export const TYPES: Record<string, RuntimeType> = {
         "schema": {
           "e": "string & Format<\"uri\">",
           "format": "uri",
-          "k": "string",
-          "samples": [
-            "https://example.com/k",
-            "https://example.com/ra1jrteisi1hi",
-            "https://example.com/iilh1r",
-            "https://example.com/tml1xoe7ugqfuuy14vhwyzicl180"
-          ]
+          "k": "string"
         }
       }
     ],
@@ -487,13 +451,7 @@ export const TYPES: Record<string, RuntimeType> = {
         "schema": {
           "e": "string & Format<\"uuid\">",
           "format": "uuid",
-          "k": "string",
-          "samples": [
-            "857c1bfc-d864-46c3-b2c3-2324dfeed1db",
-            "6ca39a95-b455-489d-91da-d84104a37abf",
-            "94157570-096c-4517-82b9-817e88a9afa5",
-            "a242159c-db30-47e6-aa26-2e70b6d8448c"
-          ]
+          "k": "string"
         }
       },
       {
@@ -535,13 +493,7 @@ export const TYPES: Record<string, RuntimeType> = {
         "schema": {
           "e": "string & Format<\"date-time\">",
           "format": "date-time",
-          "k": "string",
-          "samples": [
-            "2098-08-23T03:10:01.938598Z",
-            "2006-03-16T04:25:09.368937Z",
-            "2047-04-07T09:22:36.654010Z",
-            "2090-08-02T08:23:05.104200Z"
-          ]
+          "k": "string"
         }
       }
     ],

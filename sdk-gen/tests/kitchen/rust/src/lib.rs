@@ -287,6 +287,13 @@ impl<'a> KitchenApi<'a> {
         }
     }
 
+    /// The routes under `kitchen.formats`.
+    pub fn formats(&self) -> KitchenFormatsApi<'a> {
+        KitchenFormatsApi {
+            client: self.client,
+        }
+    }
+
     /// The routes under `kitchen.forms`.
     pub fn forms(&self) -> KitchenFormsApi<'a> {
         KitchenFormsApi {
@@ -332,6 +339,13 @@ impl<'a> KitchenApi<'a> {
     /// The routes under `kitchen.numbers`.
     pub fn numbers(&self) -> KitchenNumbersApi<'a> {
         KitchenNumbersApi {
+            client: self.client,
+        }
+    }
+
+    /// The routes under `kitchen.patterns`.
+    pub fn patterns(&self) -> KitchenPatternsApi<'a> {
+        KitchenPatternsApi {
             client: self.client,
         }
     }
@@ -465,6 +479,34 @@ impl<'a> KitchenFilesApi<'a> {
         match answer.status {
             200 => crate::Answer::bytes(answer),
             _ => Err(answer.failure(&[400])),
+        }
+    }
+}
+
+/// The routes under `kitchen.formats`.
+#[derive(Clone, Copy, Debug)]
+pub struct KitchenFormatsApi<'a> {
+    client: &'a Client,
+}
+
+impl<'a> KitchenFormatsApi<'a> {
+    /// Answers the formatted strings it was sent.
+    ///
+    /// `PUT /kitchen/formats`
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 413: The body is larger than the limit.
+    /// - [`Error::Api`] 415: The body is not `application/json`.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn formats(&self, input: &Formats) -> Result<Formats, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::PUT, &["kitchen", "formats"], None);
+        let request = crate::body(request, input)?;
+        let (status, body) = crate::exchange(request).await?;
+        match status {
+            200 => crate::decode(status, body),
+            _ => Err(crate::failure(status, body, &[400, 413, 415])),
         }
     }
 }
@@ -671,6 +713,34 @@ impl<'a> KitchenNumbersApi<'a> {
         match status {
             200 => crate::decode(status, body),
             _ => Err(crate::failure(status, body, &[400])),
+        }
+    }
+}
+
+/// The routes under `kitchen.patterns`.
+#[derive(Clone, Copy, Debug)]
+pub struct KitchenPatternsApi<'a> {
+    client: &'a Client,
+}
+
+impl<'a> KitchenPatternsApi<'a> {
+    /// Answers the patterned strings it was sent.
+    ///
+    /// `PUT /kitchen/patterns`
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 413: The body is larger than the limit.
+    /// - [`Error::Api`] 415: The body is not `application/json`.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn patterns(&self, input: &Patterns) -> Result<Patterns, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::PUT, &["kitchen", "patterns"], None);
+        let request = crate::body(request, input)?;
+        let (status, body) = crate::exchange(request).await?;
+        match status {
+            200 => crate::decode(status, body),
+            _ => Err(crate::failure(status, body, &[400, 413, 415])),
         }
     }
 }

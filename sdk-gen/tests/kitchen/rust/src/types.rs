@@ -236,6 +236,144 @@ pub enum Wide {
     Text(String),
 }
 
+/// One field per string format, each optional so one value tests one
+/// format: the server and the TypeScript runtime must give the verdicts of
+/// `tests/kitchen/strings.json` alike (issue 14).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Formats {
+    /// `uuid`.
+    ///
+    /// On the wire: `string & Format<"uuid">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uuid: Option<uuid::Uuid>,
+    /// `email`.
+    ///
+    /// On the wire: `string & Format<"email">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// `hostname`.
+    ///
+    /// On the wire: `string & Format<"hostname">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hostname: Option<String>,
+    /// `ipv4`.
+    ///
+    /// On the wire: `string & Format<"ipv4">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ipv4: Option<String>,
+    /// `ipv6`.
+    ///
+    /// On the wire: `string & Format<"ipv6">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ipv6: Option<String>,
+    /// `uri`.
+    ///
+    /// On the wire: `string & Format<"uri">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uri: Option<String>,
+    /// `url`.
+    ///
+    /// On the wire: `string & Format<"url">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// `uri-reference`.
+    ///
+    /// On the wire: `string & Format<"uri-reference">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uri_reference: Option<String>,
+    /// `date-time`.
+    ///
+    /// On the wire: `string & Format<"date-time">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date_time: Option<String>,
+    /// `date`.
+    ///
+    /// On the wire: `string & Format<"date">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// `time`.
+    ///
+    /// On the wire: `string & Format<"time">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<String>,
+    /// `duration`.
+    ///
+    /// On the wire: `string & Format<"duration">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<String>,
+    /// `byte`.
+    ///
+    /// On the wire: `string & Format<"byte">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub byte: Option<String>,
+    /// `password`.
+    ///
+    /// On the wire: `string & Format<"password">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password: Option<String>,
+    /// `regex`.
+    ///
+    /// On the wire: `string & Format<"regex">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regex: Option<String>,
+    /// `json-pointer`.
+    ///
+    /// On the wire: `string & Format<"json-pointer">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub json_pointer: Option<String>,
+}
+
+/// Patterns whose meaning differs between Rust's `regex` and JavaScript's
+/// `RegExp` unless the framework translates them (issue 14).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Patterns {
+    /// ASCII digits (JavaScript's `\d`).
+    ///
+    /// On the wire: `string & Pattern<"^\\d+$">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digits: Option<String>,
+    /// ASCII word characters.
+    ///
+    /// On the wire: `string & Pattern<"^\\w+$">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub word: Option<String>,
+    /// Two words and one space between (JavaScript's `\s`).
+    ///
+    /// On the wire: `string & Pattern<"^\\S+\\s\\S+$">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spaced: Option<String>,
+    /// One line: `.` stops at every line terminator.
+    ///
+    /// On the wire: `string & Pattern<"^.+$">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<String>,
+    /// `cat` as an ASCII word.
+    ///
+    /// On the wire: `string & Pattern<"\\bcat\\b">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounded: Option<String>,
+    /// A capitalized word in any script.
+    ///
+    /// On the wire: `string & Pattern<"^\\p{Lu}\\p{Ll}*$">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub letters: Option<String>,
+    /// Greek.
+    ///
+    /// On the wire: `string & Pattern<"^\\p{Script=Greek}+$">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub greek: Option<String>,
+    /// A code like `AB-123-x`.
+    ///
+    /// On the wire: `string & Pattern<"^[A-Z]{2}-\\d{3,5}(?:-[a-z]+)?$">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// Escapes inside and outside classes.
+    ///
+    /// On the wire: `string & Pattern<"^[\\w.+-]+@\\[\\d+\\]$">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub escaped: Option<String>,
+}
+
 /// Filters, read from the query string.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Filter {

@@ -202,7 +202,10 @@ export interface RuntimeSchema {
   readonly minLength?: number;
   readonly maxLength?: number;
   readonly pattern?: string;
+  /** Samples drawn by the generator, for strings `simulate` cannot construct. */
   readonly samples?: readonly string[];
+  /** The pattern as a grammar tree `simulate` draws from. */
+  readonly draw?: DrawNode;
   readonly items?: RuntimeSchema;
   readonly minItems?: number;
   readonly maxItems?: number;
@@ -886,12 +889,10 @@ const FORMATS: Record<string, (text: string) => boolean> = {
   uuid: (text) => /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(text),
   email: (text) =>
     /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/.test(text),
-  hostname: (text) =>
-    text.length <= 253 &&
-    /^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/.test(text),
-  ipv4: (text) => /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/.test(text),
+  hostname: (text) => isHostname(text.endsWith(".") ? text.slice(0, -1) : text),
+  ipv4: (text) => IPV4.test(text),
   ipv6: (text) => isIpv6(text),
-  uri: (text) => /^[a-zA-Z][a-zA-Z0-9+.-]*:[^\s]*$/.test(text),
+  uri: (text) => isUri(text, false),
   url: (text) => {
     try {
       return new URL(text).host !== "";
@@ -899,54 +900,150 @@ const FORMATS: Record<string, (text: string) => boolean> = {
       return false;
     }
   },
-  "uri-reference": (text) => /^[^\s]*$/.test(text),
-  "date-time": (text) =>
-    /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/.test(text) &&
-    !Number.isNaN(Date.parse(text.toUpperCase())),
+  "uri-reference": (text) => isUri(text, true),
+  "date-time": (text) => {
+    const match = /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2}))$/.exec(text);
+    return match !== null && isCalendarDate(match[1] ?? "") && TIME.test(match[2] ?? "");
+  },
   date: (text) => /^\d{4}-\d{2}-\d{2}$/.test(text) && isCalendarDate(text),
-  time: (text) => /^\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})?$/.test(text),
-  duration: (text) =>
-    /^P(?!$)(?:\d+(?:\.\d+)?Y)?(?:\d+(?:\.\d+)?M)?(?:\d+(?:\.\d+)?W)?(?:\d+(?:\.\d+)?D)?(?:T(?=\d)(?:\d+(?:\.\d+)?H)?(?:\d+(?:\.\d+)?M)?(?:\d+(?:\.\d+)?S)?)?$/.test(text),
+  time: (text) => TIME.test(text),
+  duration: (text) => isDuration(text),
   byte: (text) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text),
   password: () => true,
-  regex: (text) => {
-    try {
-      new RegExp(text, "u");
-      return true;
-    } catch {
-      return false;
-    }
-  },
+  regex: (text) => compilePattern(text) !== null,
   "json-pointer": (text) => /^(?:\/(?:[^~/]|~[01])*)*$/.test(text),
 };
 
 /**
- * Whether `text` is in `format`. The server's check is authoritative; this
- * one is at most as strict (URIs are checked for a scheme only).
+ * Whether `text` is in `format`, as the server decides (the corpus
+ * `strings.json` of the SDK generator's tests holds both to the same
+ * verdicts). A format this runtime does not know refuses every value.
+ *
+ * One difference is by design: the `regex` format accepts what
+ * JavaScript's `RegExp` compiles with the `u` flag, which includes
+ * lookaround and backreferences; the server accepts only the dialect Rust
+ * and JavaScript read alike and refuses those.
  */
 function matchesFormat(format: string, text: string): boolean {
   const test = FORMATS[format];
-  return test === undefined || test(text);
+  return test !== undefined && test(text);
 }
 
+const IPV4 = /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$/;
+const TIME = /^(?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60)(?:\.[0-9]+)?(?:[zZ]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])?$/;
+
+function isHostname(text: string): boolean {
+  return (
+    text.length > 0 &&
+    text.length <= 253 &&
+    text.split(".").every((label) => /^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/.test(label))
+  );
+}
+
+/** Proleptic Gregorian calendar dates, year 0000 to 9999. */
 function isCalendarDate(text: string): boolean {
   const [year, month, day] = text.split("-").map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  return days !== undefined && day >= 1 && day <= days;
 }
 
+/** RFC 4291 text form, as Rust's `Ipv6Addr` reads it. */
 function isIpv6(text: string): boolean {
-  try {
-    return new URL(`http://[${text}]/`).hostname !== "" && !text.includes("%");
-  } catch {
-    return false;
-  }
+  const halves = text.split("::");
+  if (halves.length > 2) return false;
+  const groups = (half: string, last: boolean): number | null => {
+    if (half === "") return 0;
+    let count = 0;
+    const parts = half.split(":");
+    for (const [index, part] of parts.entries()) {
+      if (last && index === parts.length - 1 && part.includes(".")) {
+        if (!IPV4.test(part)) return null;
+        count += 2;
+      } else if (/^[0-9a-fA-F]{1,4}$/.test(part)) {
+        count += 1;
+      } else {
+        return null;
+      }
+    }
+    return count;
+  };
+  if (halves.length === 1) return groups(text, true) === 8;
+  const head = groups(halves[0] ?? "", false);
+  const tail = groups(halves[1] ?? "", true);
+  return head !== null && tail !== null && head + tail <= 7;
+}
+
+// RFC 3986, appendix A.
+const PCT = "%[0-9A-Fa-f]{2}";
+const UNRESERVED = "A-Za-z0-9\\-._~";
+const SUB_DELIMS = "!$&'()*+,;=";
+const PCHAR = `(?:[${UNRESERVED}${SUB_DELIMS}:@]|${PCT})`;
+const SEGMENT = `${PCHAR}*`;
+const SEGMENT_NZ_NC = `(?:[${UNRESERVED}${SUB_DELIMS}@]|${PCT})+`;
+const QUERY = `(?:${PCHAR}|[/?])*`;
+const AUTHORITY = new RegExp(
+  `^(?:(?:[${UNRESERVED}${SUB_DELIMS}:]|${PCT})*@)?(\\[[^\\]]*\\]|(?:[${UNRESERVED}${SUB_DELIMS}]|${PCT})*)(?::[0-9]*)?$`,
+);
+const PATH_ROOTED = new RegExp(`^(?:/(?:${PCHAR}+(?:/${SEGMENT})*)?)?$`);
+const PATH_ROOTLESS = new RegExp(`^${PCHAR}+(?:/${SEGMENT})*$`);
+const PATH_NOSCHEME = new RegExp(`^${SEGMENT_NZ_NC}(?:/${SEGMENT})*$`);
+const PATH_ABEMPTY = new RegExp(`^(?:/${SEGMENT})*$`);
+const QUERY_OR_FRAGMENT = new RegExp(`^${QUERY}$`);
+
+/** An absolute URI, or with `relative` a URI reference (RFC 3986). */
+function isUri(text: string, relative: boolean): boolean {
+  const match = /^(?:([^:/?#]+):)?(?:\/\/([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/s.exec(text);
+  if (match === null) return false;
+  const [, scheme, authority, path = "", query, fragment] = match;
+  if (scheme === undefined ? !relative : !/^[A-Za-z][A-Za-z0-9+.-]*$/.test(scheme)) return false;
+  if (query !== undefined && !QUERY_OR_FRAGMENT.test(query)) return false;
+  if (fragment !== undefined && !QUERY_OR_FRAGMENT.test(fragment)) return false;
+  if (authority !== undefined) return isAuthority(authority) && PATH_ABEMPTY.test(path);
+  if (path.startsWith("/")) return PATH_ROOTED.test(path);
+  if (scheme !== undefined) return path === "" || PATH_ROOTLESS.test(path);
+  return path === "" || PATH_NOSCHEME.test(path);
+}
+
+function isAuthority(authority: string): boolean {
+  const match = AUTHORITY.exec(authority);
+  if (match === null) return false;
+  const host = match[1] ?? "";
+  if (!host.startsWith("[")) return true;
+  const literal = host.slice(1, -1);
+  return isIpv6(literal) || /^[vV][0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+$/.test(literal);
+}
+
+/**
+ * ISO 8601 durations as the server reads them: `PnYnMnWnDTnHnMnS`, at
+ * least one part, units in order, a `T` only before time parts, a
+ * fraction (`.` or `,`) only on the very last part.
+ */
+function isDuration(text: string): boolean {
+  const match = /^P((?:\d+(?:[.,]\d+)?[YMWD])*)(?:T((?:\d+(?:[.,]\d+)?[HMS])+))?$/.exec(text);
+  if (match === null) return false;
+  const date = [...(match[1] ?? "").matchAll(/(\d+(?:[.,]\d+)?)([YMWD])/g)];
+  const time = [...(match[2] ?? "").matchAll(/(\d+(?:[.,]\d+)?)([HMS])/g)];
+  const inOrder = (parts: RegExpMatchArray[], units: string): boolean =>
+    parts.every((part, index) => index === 0 || units.indexOf(part[2] ?? "") > units.indexOf(parts[index - 1]?.[2] ?? ""));
+  const parts = [...date, ...time];
+  const fractions = parts.filter((part) => /[.,]/.test(part[1] ?? ""));
+  return (
+    parts.length > 0 &&
+    inOrder(date, "YMWD") &&
+    inOrder(time, "HMS") &&
+    (fractions.length === 0 || (fractions.length === 1 && fractions[0] === parts[parts.length - 1]))
+  );
 }
 
 const PATTERNS = new Map<string, RegExp | null>();
 
-/** Patterns are checked where JavaScript's regex syntax reads them. */
-function matchesPattern(pattern: string, text: string): boolean {
+/**
+ * A pattern compiled as the server means it: JavaScript's `RegExp` with the
+ * `u` flag (the framework translates each pattern for Rust so that both
+ * engines match the same strings); `null` when it does not compile.
+ */
+function compilePattern(pattern: string): RegExp | null {
   let compiled = PATTERNS.get(pattern);
   if (compiled === undefined) {
     try {
@@ -956,8 +1053,90 @@ function matchesPattern(pattern: string, text: string): boolean {
     }
     PATTERNS.set(pattern, compiled);
   }
-  return compiled === null || compiled.test(text);
+  return compiled;
 }
+
+/**
+ * Whether `text` matches `pattern`. The server accepts only patterns that
+ * compile here; one that does not refuses every value rather than pass.
+ */
+function matchesPattern(pattern: string, text: string): boolean {
+  return compilePattern(pattern)?.test(text) ?? false;
+}
+
+/**
+ * A pattern as a grammar tree (written by the SDK generator from the
+ * pattern's meaning): a literal, a class of code point ranges, a sequence,
+ * a choice or a repetition.
+ */
+export type DrawNode =
+  | { readonly l: string }
+  | { readonly c: readonly (readonly [number, number])[] }
+  | { readonly q: readonly DrawNode[] }
+  | { readonly o: readonly DrawNode[] }
+  | { readonly r: readonly [number, number]; readonly s: DrawNode };
+
+function between(low: number, high: number): number {
+  return low + Math.floor(Math.random() * (high - low + 1));
+}
+
+/** A fresh string matching the tree. */
+function drawTree(node: DrawNode): string {
+  if ("l" in node) return node.l;
+  if ("c" in node) {
+    const sizes = node.c.map(([low, high]) => high - low + 1);
+    let pick = Math.floor(Math.random() * sizes.reduce((sum, size) => sum + size, 0));
+    for (const [index, [low]] of node.c.entries()) {
+      const size = sizes[index] ?? 0;
+      if (pick < size) return String.fromCodePoint(low + pick);
+      pick -= size;
+    }
+    return "";
+  }
+  if ("q" in node) return node.q.map(drawTree).join("");
+  if ("o" in node) {
+    const choice = node.o[Math.floor(Math.random() * node.o.length)];
+    return choice === undefined ? "" : drawTree(choice);
+  }
+  let text = "";
+  for (let count = between(node.r[0], node.r[1]); count > 0; count--) text += drawTree(node.s);
+  return text;
+}
+
+function hex(digits: number): string {
+  let text = "";
+  for (let index = 0; index < digits; index++) text += "0123456789abcdef"[between(0, 15)];
+  return text;
+}
+
+function word(): string {
+  let text = "";
+  for (let count = between(1, 8); count > 0; count--) text += "abcdefghijklmnopqrstuvwxyz"[between(0, 25)];
+  return text;
+}
+
+function instant(): Date {
+  return new Date(between(0, 4102444800) * 1000 + between(0, 999));
+}
+
+/** A fresh value of each format per call, valid by construction. */
+const FORMAT_DRAWS: Record<string, () => string> = {
+  uuid: () => `${hex(8)}-${hex(4)}-4${hex(3)}-${"89ab"[between(0, 3)]}${hex(3)}-${hex(12)}`,
+  email: () => `${word()}.${word()}@${word()}.example`,
+  hostname: () => `${word()}.${word()}.example`,
+  ipv4: () => [between(1, 255), between(0, 255), between(0, 255), between(0, 255)].join("."),
+  ipv6: () => Array.from({ length: 8 }, () => hex(between(1, 4))).join(":"),
+  uri: () => `https://${word()}.example/${word()}?${word()}=${word()}`,
+  url: () => `https://${word()}.example/${word()}`,
+  "uri-reference": () => `/${word()}/${word()}`,
+  "date-time": () => instant().toISOString(),
+  date: () => instant().toISOString().slice(0, 10),
+  time: () => `${instant().toISOString().slice(11, 19)}Z`,
+  duration: () => `P${between(0, 30)}DT${between(0, 23)}H${between(0, 59)}M`,
+  byte: () => btoa(String.fromCharCode(...Array.from({ length: between(0, 12) }, () => between(0, 255)))),
+  "json-pointer": () => `/${word()}/${between(0, 9)}`,
+  regex: () => `^${word()}[0-9]{${between(1, 9)}}$`,
+};
 
 /** Random data of a schema, valid as the server writes it. */
 export function random(schema: RuntimeSchema, depth: number): unknown {
@@ -1001,6 +1180,9 @@ export function random(schema: RuntimeSchema, depth: number): unknown {
       if (schema.samples !== undefined && schema.samples.length > 0) {
         return schema.samples[Math.floor(Math.random() * schema.samples.length)];
       }
+      if (schema.draw !== undefined) return drawTree(schema.draw);
+      const formatted = schema.format === undefined ? undefined : FORMAT_DRAWS[schema.format];
+      if (formatted !== undefined) return formatted();
       const low = schema.minLength ?? 0;
       const high = Math.max(low, Math.min(schema.maxLength ?? low + 16, low + 16));
       const length = low + Math.floor(Math.random() * (high - low + 1));

@@ -314,6 +314,146 @@ export type Wide =
   | string;
 
 /**
+ * One field per string format, each optional so one value tests one
+ * format: the server and the TypeScript runtime must give the verdicts of
+ * `tests/kitchen/strings.json` alike (issue 14).
+ */
+export interface Formats {
+  /**
+   * `uuid`.
+   * @format uuid
+   */
+  uuid?: string;
+  /**
+   * `email`.
+   * @format email
+   */
+  email?: string;
+  /**
+   * `hostname`.
+   * @format hostname
+   */
+  hostname?: string;
+  /**
+   * `ipv4`.
+   * @format ipv4
+   */
+  ipv4?: string;
+  /**
+   * `ipv6`.
+   * @format ipv6
+   */
+  ipv6?: string;
+  /**
+   * `uri`.
+   * @format uri
+   */
+  uri?: string;
+  /**
+   * `url`.
+   * @format url
+   */
+  url?: string;
+  /**
+   * `uri-reference`.
+   * @format uri-reference
+   */
+  uri_reference?: string;
+  /**
+   * `date-time`.
+   * @format date-time
+   */
+  date_time?: string;
+  /**
+   * `date`.
+   * @format date
+   */
+  date?: string;
+  /**
+   * `time`.
+   * @format time
+   */
+  time?: string;
+  /**
+   * `duration`.
+   * @format duration
+   */
+  duration?: string;
+  /**
+   * `byte`.
+   * @format byte
+   */
+  byte?: string;
+  /**
+   * `password`.
+   * @format password
+   */
+  password?: string;
+  /**
+   * `regex`.
+   * @format regex
+   */
+  regex?: string;
+  /**
+   * `json-pointer`.
+   * @format json-pointer
+   */
+  json_pointer?: string;
+}
+
+/**
+ * Patterns whose meaning differs between Rust's `regex` and JavaScript's
+ * `RegExp` unless the framework translates them (issue 14).
+ */
+export interface Patterns {
+  /**
+   * ASCII digits (JavaScript's `\d`).
+   * @pattern ^\d+$
+   */
+  digits?: string;
+  /**
+   * ASCII word characters.
+   * @pattern ^\w+$
+   */
+  word?: string;
+  /**
+   * Two words and one space between (JavaScript's `\s`).
+   * @pattern ^\S+\s\S+$
+   */
+  spaced?: string;
+  /**
+   * One line: `.` stops at every line terminator.
+   * @pattern ^.+$
+   */
+  line?: string;
+  /**
+   * `cat` as an ASCII word.
+   * @pattern \bcat\b
+   */
+  bounded?: string;
+  /**
+   * A capitalized word in any script.
+   * @pattern ^\p{Lu}\p{Ll}*$
+   */
+  letters?: string;
+  /**
+   * Greek.
+   * @pattern ^\p{Script=Greek}+$
+   */
+  greek?: string;
+  /**
+   * A code like `AB-123-x`.
+   * @pattern ^[A-Z]{2}-\d{3,5}(?:-[a-z]+)?$
+   */
+  code?: string;
+  /**
+   * Escapes inside and outside classes.
+   * @pattern ^[\w.+-]+@\[\d+\]$
+   */
+  escaped?: string;
+}
+
+/**
  * Filters, read from the query string.
  */
 export interface Filter {

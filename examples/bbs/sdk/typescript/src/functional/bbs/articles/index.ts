@@ -143,13 +143,7 @@ export namespace at {
         "schema": {
           "e": "string & Format<\"uuid\">",
           "format": "uuid",
-          "k": "string",
-          "samples": [
-            "61644a25-da5a-4317-94e2-3bc1eca8c766",
-            "a61ceaa8-c60d-4c65-b158-a30209256e35",
-            "c9fba417-a2d8-49ed-886c-0f3f03f94ec8",
-            "9a67bfdc-6a1e-42b6-9d66-7e5ac8055d00"
-          ]
+          "k": "string"
         }
       }
     ],
@@ -332,13 +326,7 @@ export namespace update {
         "schema": {
           "e": "string & Format<\"uuid\">",
           "format": "uuid",
-          "k": "string",
-          "samples": [
-            "61644a25-da5a-4317-94e2-3bc1eca8c766",
-            "a61ceaa8-c60d-4c65-b158-a30209256e35",
-            "c9fba417-a2d8-49ed-886c-0f3f03f94ec8",
-            "9a67bfdc-6a1e-42b6-9d66-7e5ac8055d00"
-          ]
+          "k": "string"
         }
       }
     ],
@@ -436,13 +424,7 @@ export namespace erase {
         "schema": {
           "e": "string & Format<\"uuid\">",
           "format": "uuid",
-          "k": "string",
-          "samples": [
-            "61644a25-da5a-4317-94e2-3bc1eca8c766",
-            "a61ceaa8-c60d-4c65-b158-a30209256e35",
-            "c9fba417-a2d8-49ed-886c-0f3f03f94ec8",
-            "9a67bfdc-6a1e-42b6-9d66-7e5ac8055d00"
-          ]
+          "k": "string"
         }
       }
     ],
