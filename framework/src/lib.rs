@@ -169,6 +169,14 @@ pub mod typed_route {
     pub use macros::{delete, get, patch, post, put};
 }
 
+/// Server-sent events: a typed [`Sse`](sse::Sse) answer of
+/// [`Event`](sse::Event)s, and the [`LastEventId`](sse::LastEventId) a
+/// reconnecting client sends.
+pub mod sse {
+    pub use crate::extractor::LastEventId;
+    pub use crate::response::sse::{DEFAULT_KEEP_ALIVE, EVENT_STREAM, Event, EventError, Sse};
+}
+
 /// Helpers for testing DTOs (property checks, and values with one
 /// constraint broken) and servers (malformed requests).
 pub mod testing {

@@ -14,9 +14,11 @@ mod cookie;
 mod file_request;
 mod form;
 mod header;
+mod last_event_id;
 mod param;
 mod plain;
 mod query;
+mod shutdown;
 mod stream;
 mod text;
 
@@ -29,6 +31,7 @@ pub use file_request::FileRequest;
 pub(crate) use file_request::{Selection, Validators};
 pub use form::TypedForm;
 pub use header::TypedHeaders;
+pub use last_event_id::LastEventId;
 pub use plain::PlainBody;
 pub use query::TypedQuery;
 pub(crate) use query::parse_query;
@@ -70,6 +73,9 @@ pub enum ContentKind {
     Html,
     /// Bytes of any media type.
     Bytes,
+    /// Server-sent events (`text/event-stream`), an answer only: a stream
+    /// of events whose `data` is one JSON value of the schema each.
+    EventStream,
 }
 
 /// What one handler argument reads, recorded in the route's metadata.

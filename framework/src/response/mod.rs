@@ -14,6 +14,7 @@ mod html;
 mod json;
 mod redirect;
 mod reply;
+pub(crate) mod sse;
 mod streamed_file;
 mod text;
 

@@ -9,3 +9,4 @@ mod handler_model;
 mod openapi;
 mod parity;
 mod server;
+mod sse;
