@@ -135,6 +135,11 @@ impl RustGen<'_, '_> {
         if let Some(default) = &field.default {
             doc.push_str(&format!(" Default: `{default}`."));
         }
+        if let Some(check) = &field.server_check {
+            doc.push_str(&format!(
+                " The server also checks it with `{check}`, which this SDK cannot run."
+            ));
+        }
         doc
     }
 

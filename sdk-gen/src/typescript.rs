@@ -312,6 +312,12 @@ impl TypeScript<'_, '_> {
         if let Some(example) = &field.example {
             doc.tag("example", &example.to_string());
         }
+        if let Some(check) = &field.server_check {
+            doc.tag(
+                "remarks",
+                &format!("The server also checks this field with `{check}`, which client-side validation cannot run."),
+            );
+        }
         doc
     }
 
@@ -496,14 +502,6 @@ impl TypeScript<'_, '_> {
 }
 
 /// `1` for 1.0, `0.5` for 0.5.
-fn number_text(value: f64) -> String {
-    if value.fract() == 0.0 && value.abs() < 1e15 {
-        format!("{value:.0}")
-    } else {
-        value.to_string()
-    }
-}
-
 fn put_bounds(put: &mut impl FnMut(&str, Value), bounds: &Bounds) {
     put("min", json!(bounds.minimum));
     put("max", json!(bounds.maximum));
@@ -559,7 +557,7 @@ fn bound_tags(doc: &mut Doc, bounds: &Bounds) {
         ("multipleOf", bounds.multiple_of),
     ] {
         if let Some(value) = value {
-            doc.tag(name, &number_text(value));
+            doc.tag(name, &framework::schema::bound_text(value));
         }
     }
 }

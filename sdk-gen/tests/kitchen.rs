@@ -582,6 +582,10 @@ fn the_server_gives_the_string_corpus_verdicts() {
         .find(|named| named["name"] == "Patterns")
         .expect("the manifest has Patterns")
         .to_string();
+    assert!(
+        patterns.contains(r#""server_check":"palindrome""#),
+        "the manifest names the server-only check: {patterns}"
+    );
     for (field, entry) in &corpus.patterns {
         let written = serde_json::to_string(&entry.pattern).unwrap();
         assert!(

@@ -1,8 +1,9 @@
 //! Random values of every kitchen type are valid on their first draw: no
 //! value is found by rejection, so a generator that is wrong even once in
-//! 500 draws fails here. One exception, named: `Patterns::bounded`
-//! (`\bcat\b`), whose word boundaries the generator leaves out, so its
-//! draws are checked rather than exact.
+//! 500 draws fails here. Two exceptions, named: `Patterns::bounded`
+//! (`\bcat\b`), whose word boundaries the generator leaves out, and
+//! `Patterns::palindrome` (`check = fn`); their draws are checked rather
+//! than exact.
 
 #[path = "kitchen/app.rs"]
 #[allow(dead_code)]
@@ -39,7 +40,8 @@ fn every_kitchen_type_is_valid_on_the_first_draw() {
     assert_eq!(exact_first_draws::<app::Job>(), 500);
     assert_eq!(exact_first_draws::<app::Ticket>(), 500);
     assert_eq!(exact_first_draws::<app::Formats>(), 500);
-    // `bounded` is present in about half the draws; those are not exact.
+    // Draws holding `bounded` or `palindrome` are not exact (about nine in
+    // ten); every exact one must be valid, which `exact_first_draws` checks.
     let patterns = exact_first_draws::<app::Patterns>();
-    assert!((150..350).contains(&patterns), "{patterns} exact draws of 500");
+    assert!((10..250).contains(&patterns), "{patterns} exact draws of 500");
 }

@@ -108,7 +108,25 @@ fn write_bounds(out: &mut String, bounds: &Bounds) {
     ];
     for (name, value) in entries {
         if let Some(value) = value {
-            let _ = write!(out, " & {name}<{value}>");
+            let _ = write!(out, " & {name}<{}>", bound_text(value));
         }
+    }
+}
+
+/// A bound as the expected text and the SDKs' docs write it: whole numbers
+/// in full, exactly (`-1152921504606846976`, where `f64`'s `Display` writes
+/// `-1152921504606847000`), the rest as Rust prints the `f64`.
+///
+/// ```
+/// use framework::schema::bound_text;
+/// assert_eq!(bound_text(-1152921504606846976.0), "-1152921504606846976");
+/// assert_eq!(bound_text(1.5), "1.5");
+/// ```
+pub fn bound_text(value: f64) -> String {
+    // i128 holds every whole f64 below 2^127 exactly.
+    if value.fract() == 0.0 && value.abs() < 1.7e38 {
+        (value as i128).to_string()
+    } else {
+        value.to_string()
     }
 }

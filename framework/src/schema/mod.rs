@@ -8,6 +8,7 @@ mod impls;
 mod registry;
 mod tags;
 
+pub use expected::bound_text;
 pub use format::Format;
 pub use registry::{DefId, Registry, SchemaOf, schema_of};
 pub use tags::Tag;
@@ -348,9 +349,14 @@ pub struct FieldDef {
     /// `Example<v>`.
     pub example: Option<Value>,
     /// A user-written check (`#[tags(check = path::to::fn)]`). It runs on
-    /// the server only, so it is not part of the exported metadata.
+    /// the server only: the exported metadata names it in
+    /// [`server_check`](FieldDef::server_check).
     #[serde(skip)]
     pub check: Option<CustomCheck>,
+    /// The name of the field's [`check`](FieldDef::check), which only the
+    /// server runs: the SDKs document that their validation cannot apply it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_check: Option<String>,
 }
 
 /// A user-written check of a field, for what tags cannot say.

@@ -217,6 +217,13 @@ impl FieldInfo {
             Some(literal) => quote!(::core::option::Option::Some(#json::json!(#literal))),
             None => quote!(::core::option::Option::None),
         };
+        let server_check = match &self.tags.check {
+            Some(path) => {
+                let name = quote!(#path).to_string().replace(' ', "");
+                quote!(::core::option::Option::Some(::framework::__private::String::from(#name)))
+            }
+            None => quote!(::core::option::Option::None),
+        };
         let check = match &self.tags.check {
             Some(path) => {
                 let mut checked = schema_ty;
@@ -243,6 +250,7 @@ impl FieldInfo {
                 default: #default,
                 example: #example,
                 check: #check,
+                server_check: #server_check,
             }
         })
     }

@@ -303,6 +303,21 @@ pub struct Patterns {
     #[optional]
     #[tags(pattern = r"^[\w.+-]+@\[\d+\]$")]
     pub escaped: Option<String>,
+    /// Reads the same backwards: a check only the server runs, which the
+    /// manifest names and the SDKs document.
+    #[optional]
+    #[tags(check = palindrome)]
+    pub palindrome: Option<String>,
+}
+
+/// Whether `text` reads the same backwards (a check takes `&T`).
+#[allow(clippy::ptr_arg)]
+fn palindrome(text: &String) -> Result<(), String> {
+    if text.chars().eq(text.chars().rev()) {
+        Ok(())
+    } else {
+        Err("reads the same backwards".to_owned())
+    }
 }
 
 /// Filters, read from the query string.

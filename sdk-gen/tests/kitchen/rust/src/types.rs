@@ -193,12 +193,12 @@ pub struct Limits {
     pub tenths: Option<i32>,
     /// At least -2^60.
     ///
-    /// On the wire: `number & Type<"int64"> & Minimum<-1152921504606847000>`.
+    /// On the wire: `number & Type<"int64"> & Minimum<-1152921504606846976>`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub floor: Option<i64>,
     /// At most 2^60.
     ///
-    /// On the wire: `number & Type<"uint64"> & Maximum<1152921504606847000>`.
+    /// On the wire: `number & Type<"uint64"> & Maximum<1152921504606846976>`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ceiling: Option<u64>,
     /// At least 1.5, at most 4.5: 2 to 4.
@@ -372,6 +372,12 @@ pub struct Patterns {
     /// On the wire: `string & Pattern<"^[\\w.+-]+@\\[\\d+\\]$">`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub escaped: Option<String>,
+    /// Reads the same backwards: a check only the server runs, which the
+    /// manifest names and the SDKs document.
+    ///
+    /// On the wire: `string`. The server also checks it with `palindrome`, which this SDK cannot run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub palindrome: Option<String>,
 }
 
 /// Filters, read from the query string.

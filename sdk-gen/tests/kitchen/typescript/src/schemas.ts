@@ -546,7 +546,7 @@ export const TYPES: Record<string, RuntimeType> = {
         "name": "floor",
         "required": false,
         "schema": {
-          "e": "number & Type<\"int64\"> & Minimum<-1152921504606847000>",
+          "e": "number & Type<\"int64\"> & Minimum<-1152921504606846976>",
           "f": "int64",
           "hi": 9.223372036854776e+18,
           "k": "integer",
@@ -560,7 +560,7 @@ export const TYPES: Record<string, RuntimeType> = {
         "name": "ceiling",
         "required": false,
         "schema": {
-          "e": "number & Type<\"uint64\"> & Maximum<1152921504606847000>",
+          "e": "number & Type<\"uint64\"> & Maximum<1152921504606846976>",
           "f": "uint64",
           "hi": 1.8446744073709552e+19,
           "k": "integer",
@@ -6600,6 +6600,15 @@ export const TYPES: Record<string, RuntimeType> = {
           "e": "string & Pattern<\"^[\\\\w.+-]+@\\\\[\\\\d+\\\\]$\">",
           "k": "string",
           "pattern": "^[\\w.+-]+@\\[\\d+\\]$"
+        }
+      },
+      {
+        "always": false,
+        "name": "palindrome",
+        "required": false,
+        "schema": {
+          "e": "string",
+          "k": "string"
         }
       }
     ],

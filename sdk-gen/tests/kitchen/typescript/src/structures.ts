@@ -260,13 +260,13 @@ export interface Limits {
   /**
    * At least -2^60.
    * @type int64
-   * @minimum -1152921504606847000
+   * @minimum -1152921504606846976
    */
   floor?: number;
   /**
    * At most 2^60.
    * @type uint64
-   * @maximum 1152921504606847000
+   * @maximum 1152921504606846976
    */
   ceiling?: number;
   /**
@@ -451,6 +451,12 @@ export interface Patterns {
    * @pattern ^[\w.+-]+@\[\d+\]$
    */
   escaped?: string;
+  /**
+   * Reads the same backwards: a check only the server runs, which the
+   * manifest names and the SDKs document.
+   * @remarks The server also checks this field with `palindrome`, which client-side validation cannot run.
+   */
+  palindrome?: string;
 }
 
 /**
