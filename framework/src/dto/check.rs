@@ -105,6 +105,24 @@ impl NumberValue for f64 {
     }
 }
 
+/// Numbers that may lie between two integers: bounds that leave no
+/// integer (`minimum = 1.2, maximum = 1.8`) compile only on these.
+#[diagnostic::on_unimplemented(
+    message = "these bounds leave no integer, so no `{Self}` can ever be valid",
+    label = "no integer is within the bounds",
+    note = "widen the bounds to include an integer (e.g. `minimum = 1, maximum = 2`), or make the field `f64`"
+)]
+pub trait FractionalNumber {}
+
+impl FractionalNumber for f32 {}
+impl FractionalNumber for f64 {}
+
+/// Compiles only for [`FractionalNumber`]s; always `true`.
+#[inline]
+pub fn fractional_bounds<T: FractionalNumber + ?Sized>(_value: &T) -> bool {
+    true
+}
+
 /// Collections that array tags (`min_items`, `max_items`, `unique_items`,
 /// `items(...)`) apply to.
 #[diagnostic::on_unimplemented(

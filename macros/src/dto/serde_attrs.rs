@@ -37,7 +37,7 @@ fn unsupported(span: proc_macro2::Span, what: &str) -> syn::Error {
         format!(
             "`#[serde({what})]` is not supported on a `#[dto]`: the schema could not say what it puts on the wire; \
              supported: rename, rename_all, tag, content, untagged, deny_unknown_fields, bound (types); \
-             rename, alias, default, skip, skip_serializing_if (fields and variants)"
+             rename, default, skip, skip_serializing_if (fields and variants)"
         ),
     )
 }
@@ -99,7 +99,12 @@ pub(crate) fn member(attrs: &[Attribute]) -> syn::Result<MemberAttrs> {
                     out.rename = Some(lit.value());
                 }
                 "alias" => {
-                    meta.value()?.parse::<LitStr>()?;
+                    return Err(syn::Error::new(
+                        meta.path.span(),
+                        "`#[serde(alias)]` makes the server accept a name that OpenAPI and the SDKs \
+                         do not know, so clients could not send it; keep one name (`rename = \"name\"`), \
+                         or declare the old name as its own `#[optional]` field",
+                    ));
                 }
                 "default" => {
                     if meta.input.peek(syn::Token![=]) {

@@ -181,6 +181,31 @@ impl Tags {
         self.check_bounds()
     }
 
+    /// The upper bound's span when the bounds leave numbers but no integer
+    /// (`minimum = 1.2, maximum = 1.8`): an integer field with them could
+    /// never be valid.
+    fn integer_free_span(&self) -> Option<Span> {
+        let lowest = match (self.minimum, self.exclusive_minimum) {
+            (None, None) => None,
+            (min, xmin) => Some(
+                min.map_or(f64::NEG_INFINITY, |(low, _)| low.ceil())
+                    .max(xmin.map_or(f64::NEG_INFINITY, |(low, _)| low.floor() + 1.0)),
+            ),
+        };
+        let highest = match (self.maximum, self.exclusive_maximum) {
+            (None, None) => None,
+            (max, xmax) => Some(
+                max.map_or(f64::INFINITY, |(high, _)| high.floor())
+                    .min(xmax.map_or(f64::INFINITY, |(high, _)| high.ceil() - 1.0)),
+            ),
+        };
+        let (Some(lowest), Some(highest)) = (lowest, highest) else {
+            return None;
+        };
+        let span = self.maximum.or(self.exclusive_maximum).map(|(_, span)| span);
+        (lowest > highest).then_some(span).flatten()
+    }
+
     /// Number bounds that leave no number: `minimum > maximum`, exclusive
     /// bounds that meet, or no multiple of `multiple_of` between them.
     /// Reported at the upper bound (or `multiple_of`), saying what to write.
@@ -309,6 +334,13 @@ impl Tags {
             checks.push(
                 quote_spanned! {span=> ::framework::__private::tags::bounds(#value, &#bounds) },
             );
+            if let Some(span) = self.integer_free_span() {
+                // Only a non-integer type compiles here: the error is at the
+                // upper bound, worded by `FractionalNumber`.
+                checks.push(
+                    quote_spanned! {span=> ::framework::__private::tags::fractional_bounds(#value) },
+                );
+            }
         }
         if let Some((n, span)) = self.min_items {
             checks
