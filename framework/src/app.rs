@@ -18,6 +18,10 @@ use crate::{
     dispatch::ResponseFuture,
     error::ApiError,
     manifest::ApiManifest,
+    observe::{
+        Health, HealthEndpoints, HttpMetrics, LIVENESS_ROUTE, METRICS_ROUTE, Metrics,
+        READINESS_ROUTE,
+    },
     openapi::{DOCS_ASSET_ROUTE, DOCS_ROUTE, Docs, OPENAPI_ROUTE, OpenApiDocument},
     request::{RequestContext, Shared},
     route::{BoxFuture, Controller, RouteMeta},
@@ -41,8 +45,11 @@ struct Endpoint {
     reads_body: bool,
     call: EndpointFn,
     /// Served by the framework itself (the OpenAPI document, the docs
-    /// page), not listed among the app's routes.
+    /// page, health and metrics), not listed among the app's routes.
     builtin: bool,
+    /// The operation id, as in the OpenAPI document (the handler's name for
+    /// the framework's own); set by [`AppBuilder::build`].
+    operation: String,
 }
 
 /// Collects controllers and settings, then builds an [`App`].
@@ -70,6 +77,8 @@ pub struct AppBuilder {
     shared: Shared,
     document: Option<OpenApiDocument>,
     serve_docs: bool,
+    health: Option<Health>,
+    metrics: Option<Metrics>,
 }
 
 impl AppBuilder {
@@ -84,6 +93,7 @@ impl AppBuilder {
                 reads_body: route.meta().reads_body(),
                 call: Box::new(move |cx| handler(Arc::clone(&state), cx)),
                 builtin: false,
+                operation: String::new(),
             });
         }
         self
@@ -119,6 +129,34 @@ impl AppBuilder {
         self
     }
 
+    /// Serves liveness at `GET /healthz` and readiness at `GET /readyz`,
+    /// with `health`'s checks (see [`Health`]). Neither is in the OpenAPI
+    /// document or the SDKs.
+    ///
+    /// ```
+    /// use framework::{Health, prelude::*};
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let app = App::builder().health(Health::new()).build().unwrap();
+    /// assert_eq!(app.test_client().get("/readyz").send().await.status(), 200);
+    /// app.begin_shutdown();
+    /// assert_eq!(app.test_client().get("/readyz").send().await.status(), 503);
+    /// assert_eq!(app.test_client().get("/healthz").send().await.status(), 200);
+    /// # });
+    /// ```
+    pub fn health(mut self, health: Health) -> Self {
+        self.health = Some(health);
+        self
+    }
+
+    /// Counts requests and serves Prometheus metrics at `GET /metrics`
+    /// (see [`Metrics`]); not in the OpenAPI document or the SDKs. Without
+    /// this, requests are not counted at all.
+    pub fn metrics(mut self, metrics: Metrics) -> Self {
+        self.metrics = Some(metrics);
+        self
+    }
+
     /// Serves neither `/openapi.json` nor `/docs`.
     pub fn without_docs(mut self) -> Self {
         self.serve_docs = false;
@@ -147,7 +185,48 @@ impl AppBuilder {
         } else {
             None
         };
+        if let Some(health) = self.health.take() {
+            self.add_health(health);
+        }
+        let metrics_at = self.metrics.is_some().then(|| {
+            self.endpoints.push(builtin(
+                &METRICS_ROUTE,
+                Box::new(|_| Box::pin(async { http::Response::new(crate::Body::empty()) })),
+            ));
+            self.endpoints.len() - 1
+        });
+        for endpoint in &mut self.endpoints {
+            endpoint.operation = if endpoint.builtin {
+                endpoint.meta.handler.to_owned()
+            } else {
+                manifest
+                    .routes
+                    .iter()
+                    .find(|route| {
+                        route.method == endpoint.meta.method && route.path == endpoint.meta.path
+                    })
+                    .map_or_else(
+                        || endpoint.meta.qualified_name(),
+                        |route| route.operation_id.clone(),
+                    )
+            };
+        }
         let router = Router::build(self.endpoints.iter().map(|endpoint| endpoint.meta))?;
+        let metrics = match (self.metrics.take(), metrics_at) {
+            (Some(metrics), Some(index)) => {
+                let (metrics, serve) = metrics.build(
+                    self.endpoints
+                        .iter()
+                        .map(|endpoint| (endpoint.operation.as_str(), endpoint.meta)),
+                );
+                self.endpoints[index].call = Box::new(move |_| {
+                    let response = serve.answer();
+                    Box::pin(async move { response })
+                });
+                Some(metrics)
+            }
+            _ => None,
+        };
         Ok(App {
             inner: Arc::new(AppInner {
                 router,
@@ -156,17 +235,24 @@ impl AppBuilder {
                 document,
                 docs,
                 manifest,
+                metrics,
             }),
         })
     }
 
+    fn add_health(&mut self, health: Health) {
+        let endpoints = HealthEndpoints::new(health, self.shared.shutdown.clone());
+        self.endpoints.push(builtin(
+            &LIVENESS_ROUTE,
+            Box::new(|_| Box::pin(async { HealthEndpoints::liveness() })),
+        ));
+        self.endpoints.push(builtin(
+            &READINESS_ROUTE,
+            Box::new(move |_| Box::pin(endpoints.clone().readiness())),
+        ));
+    }
+
     fn add_docs(&mut self, docs: &Docs) {
-        let builtin = |meta: &'static RouteMeta, call: EndpointFn| Endpoint {
-            meta,
-            reads_body: false,
-            call,
-            builtin: true,
-        };
         let document = docs.clone();
         self.endpoints.push(builtin(
             &OPENAPI_ROUTE,
@@ -190,6 +276,17 @@ impl AppBuilder {
     }
 }
 
+/// An endpoint served by the framework itself.
+fn builtin(meta: &'static RouteMeta, call: EndpointFn) -> Endpoint {
+    Endpoint {
+        meta,
+        reads_body: false,
+        call,
+        builtin: true,
+        operation: String::new(),
+    }
+}
+
 struct AppInner {
     router: Router,
     endpoints: Vec<Endpoint>,
@@ -198,6 +295,8 @@ struct AppInner {
     /// The served document and docs page; `None` without docs.
     docs: Option<Docs>,
     manifest: ApiManifest,
+    /// Request counters; `None` unless [`AppBuilder::metrics`].
+    metrics: Option<Arc<HttpMetrics>>,
 }
 
 /// An application: its route table is built once and shared, so cloning an
@@ -250,6 +349,8 @@ impl App {
             },
             document: None,
             serve_docs: true,
+            health: None,
+            metrics: None,
         }
     }
 
@@ -351,44 +452,94 @@ impl App {
         B::Error: Into<BoxError>,
     {
         let (parts, body) = request.into_parts();
+        let head = parts.method == http::Method::HEAD;
         let (index, path_values) = match self.inner.router.lookup(&parts.method, parts.uri.path()) {
             Lookup::Found { endpoint, params } => match decode_path_values(&params) {
                 Ok(values) => (endpoint, values),
-                Err(err) => return ResponseFuture::ready(err.into_response()),
+                Err(err) => return self.refused(Some(endpoint), &parts, err.into_response()),
             },
             Lookup::MethodNotAllowed(allow) => {
-                return ResponseFuture::ready(
-                    ApiError::new(
-                        StatusCode::METHOD_NOT_ALLOWED,
-                        "method_not_allowed",
-                        format!("{} is not allowed on {}", parts.method, parts.uri.path()),
-                    )
-                    .with_header(header::ALLOW, allow)
-                    .into_response(),
-                );
+                let refusal = ApiError::new(
+                    StatusCode::METHOD_NOT_ALLOWED,
+                    "method_not_allowed",
+                    format!("{} is not allowed on {}", parts.method, parts.uri.path()),
+                )
+                .with_header(header::ALLOW, allow);
+                return self.refused(None, &parts, refusal.into_response());
             }
-            Lookup::Options(allow) => return ResponseFuture::ready(options(allow)),
+            Lookup::Options(allow) => return self.refused(None, &parts, options(allow)),
             Lookup::NotFound => {
-                return ResponseFuture::ready(
-                    ApiError::new(
-                        StatusCode::NOT_FOUND,
-                        "not_found",
-                        format!("no route for {} {}", parts.method, parts.uri.path()),
-                    )
-                    .into_response(),
+                let refusal = ApiError::new(
+                    StatusCode::NOT_FOUND,
+                    "not_found",
+                    format!("no route for {} {}", parts.method, parts.uri.path()),
                 );
+                return self.refused(None, &parts, refusal.into_response());
             }
         };
         let endpoint = &self.inner.endpoints[index];
+        let span = request_span(&parts, &endpoint.operation);
+        let observed = self
+            .inner
+            .metrics
+            .as_ref()
+            .map(|metrics| metrics.start(Some(index), head));
         let body = endpoint.reads_body.then(|| {
             body.map_frame(|frame| frame.map_data(|mut data| data.copy_to_bytes(data.remaining())))
                 .map_err(Into::into)
                 .boxed_unsync()
         });
-        let head = parts.method == http::Method::HEAD;
         let cx = RequestContext::new(parts, body, path_values, Arc::clone(&self.inner.shared));
-        ResponseFuture::start(endpoint.meta, || (endpoint.call)(cx)).for_head(head)
+        ResponseFuture::start(endpoint.meta, span, || (endpoint.call)(cx))
+            .for_head(head)
+            .observed(observed)
     }
+
+    /// Answers a request that no handler runs for: no route, a method the
+    /// path does not allow, `OPTIONS`, a path value that is not UTF-8.
+    fn refused(
+        &self,
+        endpoint: Option<usize>,
+        parts: &http::request::Parts,
+        response: Response,
+    ) -> ResponseFuture {
+        let operation = endpoint.map_or("", |index| self.inner.endpoints[index].operation.as_str());
+        let head = parts.method == http::Method::HEAD;
+        let observed = self
+            .inner
+            .metrics
+            .as_ref()
+            .map(|metrics| metrics.start(endpoint, head));
+        ResponseFuture::ready(response)
+            .in_span(request_span(parts, operation))
+            .observed(observed)
+    }
+
+    /// Whether `other` is a clone of this app.
+    pub(crate) fn is(&self, other: &App) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+
+    /// The open-connections gauge the server counts, when the app has
+    /// metrics.
+    pub(crate) fn connections_gauge(&self) -> Option<prometheus_client::metrics::gauge::Gauge> {
+        self.inner
+            .metrics
+            .as_ref()
+            .map(|metrics| metrics.connections().clone())
+    }
+}
+
+/// The span a request is answered in: method, path, operation id (empty
+/// when no route matched) and, once answered, status.
+fn request_span(parts: &http::request::Parts, operation: &str) -> tracing::Span {
+    tracing::info_span!(
+        "request",
+        method = %parts.method,
+        path = parts.uri.path(),
+        operation,
+        status = tracing::field::Empty,
+    )
 }
 
 /// `204` to `OPTIONS`, with the methods the path allows.

@@ -1,7 +1,9 @@
 //! The future that answers one request: ready at once when routing refuses
 //! it, otherwise the handler's own future, with a panic turned into a 500.
 //! Routes without a body get no future of the framework's around the
-//! handler's: one allocation per request, nothing large moved.
+//! handler's: one allocation per request, nothing large moved. The future
+//! is polled in the request's tracing span, which gets the status, and
+//! counts the answer when the app has metrics.
 
 use std::{
     any::Any,
@@ -13,7 +15,9 @@ use std::{
 
 use http::StatusCode;
 
-use crate::{body::Response, error::ApiError, route::BoxFuture, route::RouteMeta};
+use crate::{
+    body::Response, error::ApiError, observe::Observed, route::BoxFuture, route::RouteMeta,
+};
 
 /// Answers one request; see [`App::handle`](crate::App::handle).
 #[must_use = "futures do nothing unless polled"]
@@ -21,6 +25,10 @@ pub struct ResponseFuture {
     state: State,
     /// Answering `HEAD`: the body is left out, its length kept.
     head: bool,
+    /// The request's span (disabled when no subscriber wants it).
+    span: tracing::Span,
+    /// Counting for metrics; `None` when the app has none.
+    observed: Option<Observed>,
 }
 
 enum State {
@@ -36,7 +44,21 @@ impl ResponseFuture {
         ResponseFuture {
             state: State::Ready(Some(response)),
             head: false,
+            span: tracing::Span::none(),
+            observed: None,
         }
+    }
+
+    /// Polls in `span` and records the status on it.
+    pub(crate) fn in_span(mut self, span: tracing::Span) -> Self {
+        self.span = span;
+        self
+    }
+
+    /// Counts the answer (status class, latency) when it is ready.
+    pub(crate) fn observed(mut self, observed: Option<Observed>) -> Self {
+        self.observed = observed;
+        self
     }
 
     /// Answers without the body, as `HEAD` wants.
@@ -49,14 +71,20 @@ impl ResponseFuture {
     /// future it returns.
     pub(crate) fn start(
         meta: &'static RouteMeta,
+        span: tracing::Span,
         start: impl FnOnce() -> BoxFuture<Response>,
     ) -> Self {
-        match catch_unwind(AssertUnwindSafe(start)) {
+        let started = span.in_scope(|| catch_unwind(AssertUnwindSafe(start)));
+        match started {
             Ok(future) => ResponseFuture {
                 state: State::Running { future, meta },
                 head: false,
+                span,
+                observed: None,
             },
-            Err(panic) => ResponseFuture::ready(panicked(meta, &*panic)),
+            Err(panic) => {
+                ResponseFuture::ready(span.in_scope(|| panicked(meta, &*panic))).in_span(span)
+            }
         }
     }
 }
@@ -73,12 +101,18 @@ impl Future for ResponseFuture {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Response> {
         let this = self.get_mut();
         let head = this.head;
-        this.poll_answer(cx).map(|response| {
-            if head {
-                without_body(response)
-            } else {
-                response
-            }
+        let entered = this.span.enter();
+        let response = std::task::ready!(this.state.poll_answer(cx));
+        drop(entered);
+        let status = response.status();
+        this.span.record("status", status.as_u16());
+        if let Some(observed) = &this.observed {
+            observed.finish(status);
+        }
+        Poll::Ready(if head {
+            without_body(response)
+        } else {
+            response
         })
     }
 }
@@ -98,10 +132,9 @@ fn without_body(response: Response) -> Response {
     http::Response::from_parts(parts, crate::Body::empty())
 }
 
-impl ResponseFuture {
+impl State {
     fn poll_answer(&mut self, cx: &mut Context<'_>) -> Poll<Response> {
-        let this = self;
-        match &mut this.state {
+        match self {
             State::Ready(response) => Poll::Ready(response.take().unwrap_or_else(|| {
                 ApiError::internal("a response future was polled after it completed")
                     .into_response()
@@ -111,7 +144,7 @@ impl ResponseFuture {
                     Ok(poll) => poll,
                     Err(panic) => {
                         let response = panicked(meta, &*panic);
-                        this.state = State::Ready(None);
+                        *self = State::Ready(None);
                         Poll::Ready(response)
                     }
                 }

@@ -94,6 +94,7 @@ mod error;
 mod extractor;
 mod malformed;
 pub mod manifest;
+mod observe;
 pub mod openapi;
 mod refusals;
 mod request;
@@ -116,6 +117,10 @@ pub use extractor::{
     Bearer, BodyStream, ContentKind, Cookies, FileRequest, FromRequest, FromRequestParts,
     InputKind, InputMeta, PlainBody, SchemaFn, TypedBody, TypedForm, TypedHeaders, TypedQuery,
 };
+pub use observe::{Health, LIVENESS_PATH, METRICS_PATH, Metrics, READINESS_PATH};
+/// The Prometheus client the [`Metrics`] registry is made of, for the
+/// metrics an app registers itself.
+pub use prometheus_client;
 pub use request::{RequestBody, RequestContext};
 #[cfg(feature = "askama")]
 pub use response::Html;

@@ -9,6 +9,7 @@ use hyper_util::{
     server::{conn::auto, graceful::GracefulShutdown},
     service::TowerToHyperService,
 };
+use prometheus_client::metrics::gauge::Gauge;
 use tokio::{
     net::{TcpListener, ToSocketAddrs},
     sync::Semaphore,
@@ -16,7 +17,6 @@ use tokio::{
 
 use crate::app::{App, BoxError};
 use crate::batched_io::BatchedWrites;
-use crate::shutdown::Shutdown;
 use crate::timer::LazyTimer;
 
 /// How long a client may take to send a request's head unless configured.
@@ -64,8 +64,10 @@ pub struct Server {
     max_connections: usize,
     max_headers: usize,
     drain_delay: Duration,
-    /// Begun when the shutdown signal completes, besides the served app's.
-    shutdowns: Vec<Shutdown>,
+    /// The apps whose shutdown signal the server begins and whose
+    /// connections it counts: the served app, or those given to
+    /// [`Server::for_app`].
+    apps: Vec<App>,
 }
 
 impl Server {
@@ -83,7 +85,7 @@ impl Server {
             max_connections: DEFAULT_MAX_CONNECTIONS,
             max_headers: DEFAULT_MAX_HEADERS,
             drain_delay: Duration::ZERO,
-            shutdowns: Vec::new(),
+            apps: Vec::new(),
         }
     }
 
@@ -130,9 +132,11 @@ impl Server {
         self
     }
 
-    /// Also begins `shutdown` when the shutdown signal completes. Serving an
-    /// [`App`] begins its [`App::shutdown`] by itself; an app wrapped in
-    /// tower layers is another type, so give its signal here.
+    /// Connects the server to `app` when it serves it wrapped in tower
+    /// layers (another type): the server begins the app's
+    /// [`Shutdown`](crate::Shutdown) when its shutdown signal completes and
+    /// counts connections in the app's metrics. Serving an [`App`] itself
+    /// does this without asking.
     ///
     /// ```no_run
     /// # async fn run(app: framework::App) -> std::io::Result<()> {
@@ -141,15 +145,23 @@ impl Server {
     ///     .service(app.clone());
     /// framework::Server::bind("0.0.0.0:3000")
     ///     .await?
-    ///     .begins(app.shutdown().clone())
+    ///     .for_app(&app)
     ///     .serve(layered)
     ///     .await
     /// # }
     /// ```
     #[must_use]
-    pub fn begins(mut self, shutdown: Shutdown) -> Self {
-        self.shutdowns.push(shutdown);
+    pub fn for_app(mut self, app: &App) -> Self {
+        self.add_app(app);
         self
+    }
+
+    /// Adds `app` unless it is there already (served and given to
+    /// [`Server::for_app`]), so its connections are counted once.
+    fn add_app(&mut self, app: &App) {
+        if !self.apps.iter().any(|known| known.is(app)) {
+            self.apps.push(app.clone());
+        }
     }
 
     /// How many connections are served at once.
@@ -183,7 +195,7 @@ impl Server {
     }
 
     /// Serves until `signal` completes, then begins the app's
-    /// [`Shutdown`] (readiness answers `503`), keeps accepting for the
+    /// [`Shutdown`](crate::Shutdown) (readiness answers `503`), keeps accepting for the
     /// [drain delay](Self::drain_delay), stops accepting connections and
     /// lets in-flight requests finish within the shutdown timeout.
     pub async fn serve_with_shutdown<S, B, F>(mut self, service: S, signal: F) -> io::Result<()>
@@ -199,18 +211,25 @@ impl Server {
         B::Error: Into<BoxError>,
         F: Future<Output = ()> + Send,
     {
+        // The served service is an `App` unless it is layered: then the
+        // app's signal and gauges come from `for_app`.
         if let Some(app) = (&service as &dyn std::any::Any).downcast_ref::<App>() {
-            self.shutdowns.push(app.shutdown().clone());
+            self.add_app(app);
         }
+        let connections: Arc<[Gauge]> = self
+            .apps
+            .iter()
+            .filter_map(App::connections_gauge)
+            .collect();
         let builder = Arc::new(self.connection_builder());
         let graceful = GracefulShutdown::new();
         let permits = Arc::new(Semaphore::new(self.max_connections));
-        let shutdowns = std::mem::take(&mut self.shutdowns);
+        let apps = std::mem::take(&mut self.apps);
         let drain_delay = self.drain_delay;
         let signal = async move {
             signal.await;
-            for shutdown in &shutdowns {
-                shutdown.begin();
+            for app in &apps {
+                app.begin_shutdown();
             }
             if !drain_delay.is_zero() {
                 tracing::info!(
@@ -245,12 +264,14 @@ impl Server {
             let builder = Arc::clone(&builder);
             let service = TowerToHyperService::new(service.clone());
             let watcher = graceful.watcher();
+            let open = OpenConnection::new(Arc::clone(&connections));
             tokio::spawn(async move {
                 let io = TokioIo::new(BatchedWrites::new(stream));
                 let connection = builder.serve_connection(io, service);
                 if let Err(err) = watcher.watch(connection).await {
                     tracing::debug!(%peer, %err, "connection ended with an error");
                 }
+                drop(open);
                 drop(permit);
             });
         }
@@ -283,6 +304,27 @@ impl Server {
         }
         builder.http2().timer(TokioTimer::new());
         builder
+    }
+}
+
+/// Counts one connection in the apps' open-connections gauges while it
+/// lives.
+struct OpenConnection(Arc<[Gauge]>);
+
+impl OpenConnection {
+    fn new(gauges: Arc<[Gauge]>) -> Self {
+        for gauge in gauges.iter() {
+            gauge.inc();
+        }
+        OpenConnection(gauges)
+    }
+}
+
+impl Drop for OpenConnection {
+    fn drop(&mut self) {
+        for gauge in self.0.iter() {
+            gauge.dec();
+        }
     }
 }
 

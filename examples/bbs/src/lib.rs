@@ -2,7 +2,9 @@
 //! nestia's BBS example. Articles live in sections; an update appends a
 //! snapshot, so history is never rewritten. Beside the JSON API it serves
 //! HTML pages ([`pages`]) and a moderator route guarded by a bearer token
-//! ([`moderator`]).
+//! ([`moderator`]). For operators it serves liveness (`/healthz`),
+//! readiness (`/readyz`, which checks the database) and Prometheus metrics
+//! (`/metrics`, with the pool's connections).
 
 pub mod controller;
 pub mod dto;
@@ -12,9 +14,9 @@ pub mod pages;
 pub mod password;
 pub mod store;
 
-use std::net::SocketAddr;
+use std::{net::SocketAddr, time::Duration};
 
-use framework::{App, BuildError, Server, openapi::OpenApiDocument};
+use framework::{App, BuildError, Health, Metrics, Server, openapi::OpenApiDocument};
 
 pub use controller::BbsArticlesController;
 pub use moderation::BbsModerationController;
@@ -34,7 +36,7 @@ pub fn api_info() -> OpenApiDocument {
 }
 
 /// The app over a store with moderation off; it also serves
-/// `/openapi.json` and `/docs`.
+/// `/openapi.json`, `/docs`, `/healthz`, `/readyz` and `/metrics`.
 pub fn app(store: ArticleStore) -> Result<App, BuildError> {
     app_with(store, ModeratorToken::unset())
 }
@@ -45,9 +47,42 @@ pub fn app_with(store: ArticleStore, moderator: ModeratorToken) -> Result<App, B
         .openapi(api_info())
         .controller(BbsArticlesController::new(store.clone()))
         .controller(BbsModerationController::new(store.clone()))
-        .controller(BbsPagesController::new(store))
+        .controller(BbsPagesController::new(store.clone()))
         .state(moderator)
+        .health(health(&store))
+        .metrics(metrics(&store))
         .build()
+}
+
+/// How long the readiness check may wait for the database.
+const DATABASE_CHECK_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// Readiness: the database answers within [`DATABASE_CHECK_TIMEOUT`].
+fn health(store: &ArticleStore) -> Health {
+    let store = store.clone();
+    Health::new()
+        .timeout(DATABASE_CHECK_TIMEOUT)
+        .check("database", move || {
+            let store = store.clone();
+            async move { store.ping().await }
+        })
+}
+
+/// The framework's HTTP metrics and the pool's connections.
+fn metrics(store: &ArticleStore) -> Metrics {
+    let open = store.clone();
+    let idle = store.clone();
+    Metrics::new()
+        .gauge_fn(
+            "bbs_db_connections",
+            "Database connections open in the pool, in use or idle",
+            move || i64::from(open.connections()),
+        )
+        .gauge_fn(
+            "bbs_db_idle_connections",
+            "Database connections open and idle in the pool",
+            move || i64::try_from(idle.idle_connections()).unwrap_or(i64::MAX),
+        )
 }
 
 /// Where the server listens and what it stores into, from the environment.
@@ -61,14 +96,20 @@ pub struct Config {
     pub database_url: String,
     /// `BBS_MODERATOR_TOKEN`; unset turns moderation off.
     pub moderator_token: ModeratorToken,
+    /// `BBS_DRAIN_DELAY_MS`, default 0: after SIGTERM, how long readiness
+    /// answers `503` while the server still accepts, before it stops
+    /// accepting and finishes in-flight requests.
+    pub drain_delay: Duration,
 }
 
 impl Config {
-    /// Reads `HOST`, `PORT`, `DATABASE_URL` and `BBS_MODERATOR_TOKEN`.
+    /// Reads `HOST`, `PORT`, `DATABASE_URL`, `BBS_MODERATOR_TOKEN` and
+    /// `BBS_DRAIN_DELAY_MS`.
     ///
     /// # Errors
-    /// A `PORT` that is not a port number, or a `BBS_MODERATOR_TOKEN` that
-    /// is set but empty or padded with whitespace.
+    /// A `PORT` that is not a port number, a `BBS_MODERATOR_TOKEN` that
+    /// is set but empty or padded with whitespace, or a
+    /// `BBS_DRAIN_DELAY_MS` that is not a number of milliseconds.
     pub fn from_env() -> Result<Config, String> {
         let port = match std::env::var("PORT") {
             Ok(port) => port
@@ -76,12 +117,19 @@ impl Config {
                 .map_err(|_| format!("PORT must be a port number, got {port:?}"))?,
             Err(_) => 3000,
         };
+        let drain_delay = match std::env::var("BBS_DRAIN_DELAY_MS") {
+            Ok(ms) => Duration::from_millis(ms.parse().map_err(|_| {
+                format!("BBS_DRAIN_DELAY_MS must be a number of milliseconds, got {ms:?}")
+            })?),
+            Err(_) => Duration::ZERO,
+        };
         Ok(Config {
             host: std::env::var("HOST").unwrap_or_else(|_| "127.0.0.1".to_owned()),
             port,
             database_url: std::env::var("DATABASE_URL")
                 .unwrap_or_else(|_| DEFAULT_DATABASE_URL.to_owned()),
             moderator_token: ModeratorToken::from_env()?,
+            drain_delay,
         })
     }
 }
@@ -105,7 +153,9 @@ pub enum RunError {
 pub async fn run(config: Config, on_bound: impl FnOnce(SocketAddr)) -> Result<(), RunError> {
     let store = ArticleStore::open(&config.database_url).await?;
     let app = app_with(store.clone(), config.moderator_token.clone())?;
-    let server = Server::bind((config.host.as_str(), config.port)).await?;
+    let server = Server::bind((config.host.as_str(), config.port))
+        .await?
+        .drain_delay(config.drain_delay);
     on_bound(server.local_addr()?);
     server.serve(app).await?;
     store.close().await;

@@ -237,6 +237,23 @@ impl ArticleStore {
         self.pool.close().await;
     }
 
+    /// Checks that the database answers (`SELECT 1` on a pooled
+    /// connection): the readiness check.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    /// Connections the pool has open, in use or idle.
+    pub fn connections(&self) -> u32 {
+        self.pool.size()
+    }
+
+    /// Connections the pool has open and idle.
+    pub fn idle_connections(&self) -> usize {
+        self.pool.num_idle()
+    }
+
     /// Stores a new article with its first snapshot.
     pub async fn create(
         &self,

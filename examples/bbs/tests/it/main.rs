@@ -3,6 +3,7 @@
 
 mod browser;
 mod fuzz_corpus;
+mod health;
 mod moderation;
 mod openapi;
 mod pages;
