@@ -174,9 +174,7 @@ pub mod typed_route {
     pub use macros::{delete, get, patch, post, put};
 }
 
-/// Server-sent events: a typed [`Sse`](sse::Sse) answer of
-/// [`Event`](sse::Event)s, and the [`LastEventId`](sse::LastEventId) a
-/// reconnecting client sends.
+#[doc = include_str!("docs/sse.md")]
 pub mod sse {
     pub use crate::extractor::LastEventId;
     pub use crate::response::sse::{DEFAULT_KEEP_ALIVE, EVENT_STREAM, Event, EventError, Sse};

@@ -10,7 +10,7 @@ use std::{
 
 use bytes::Bytes;
 use http::{StatusCode, header, request::Parts};
-use http_body_util::{BodyExt, Limited, combinators::UnsyncBoxBody};
+use http_body_util::{BodyExt, combinators::UnsyncBoxBody};
 
 use crate::{app::BoxError, error::ApiError, shutdown::Shutdown};
 
@@ -130,13 +130,16 @@ impl RequestContext {
     }
 
     /// Takes the body as a stream, for an extractor that reads it chunk by
-    /// chunk. The app's size limit applies: a stream reading past it gets
-    /// an error. `None` once taken.
+    /// chunk. The app's size limit and body timeout apply as they do to
+    /// [`BodyStream`](crate::BodyStream): reading past the limit, or
+    /// beyond the timeout, gets an error that is an [`ApiError`]
+    /// (`413 payload_too_large`, `408 request_timeout`; recover it with
+    /// `err.downcast::<ApiError>()`). `None` once taken.
     pub fn take_body_stream(&mut self) -> Option<RequestBody> {
-        let limit = self.shared.body_limit;
+        let (limit, timeout) = (self.shared.body_limit, self.shared.body_timeout);
         self.body
             .take()
-            .map(|body| Limited::new(body, limit).boxed_unsync())
+            .map(|body| crate::extractor::BodyStream::new(body, limit, timeout).into_body())
     }
 
     /// Reads the whole body within the app's size limit (a larger

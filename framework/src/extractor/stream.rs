@@ -7,9 +7,10 @@ use std::{
 };
 
 use bytes::Bytes;
-use futures_util::Stream;
+use futures_util::{Stream, TryStreamExt};
 use http::StatusCode;
 use http_body::Body as _;
+use http_body_util::BodyExt as _;
 use tokio::time::Sleep;
 
 use super::{ContentKind, FromRequest, InputMeta};
@@ -73,6 +74,26 @@ pub struct BodyStream {
 }
 
 impl BodyStream {
+    /// `body`, refused past `limit` bytes or after `timeout`.
+    pub(crate) fn new(body: RequestBody, limit: usize, timeout: Duration) -> Self {
+        BodyStream {
+            body: Some(body),
+            limit,
+            read: 0,
+            timeout,
+            deadline: Box::pin(tokio::time::sleep(timeout)),
+        }
+    }
+
+    /// The same chunks as a request body, whose errors are [`ApiError`]s.
+    pub(crate) fn into_body(self) -> RequestBody {
+        http_body_util::StreamBody::new(
+            self.map_ok(http_body::Frame::data)
+                .map_err(crate::app::BoxError::from),
+        )
+        .boxed_unsync()
+    }
+
     /// How many bytes were read so far.
     pub fn bytes_read(&self) -> usize {
         self.read
@@ -151,14 +172,7 @@ impl FromRequest for BodyStream {
         let body = cx
             .take_raw_body()
             .ok_or_else(|| ApiError::internal("the request body was already taken"))?;
-        let timeout = cx.body_timeout();
-        Ok(BodyStream {
-            body: Some(body),
-            limit,
-            read: 0,
-            timeout,
-            deadline: Box::pin(tokio::time::sleep(timeout)),
-        })
+        Ok(BodyStream::new(body, limit, cx.body_timeout()))
     }
 }
 
@@ -175,13 +189,7 @@ mod tests {
                 .into_iter()
                 .map(|chunk| Ok(http_body::Frame::data(Bytes::from(chunk)))),
         ));
-        BodyStream {
-            body: Some(body.boxed_unsync()),
-            limit,
-            read: 0,
-            timeout,
-            deadline: Box::pin(tokio::time::sleep(timeout)),
-        }
+        BodyStream::new(body.boxed_unsync(), limit, timeout)
     }
 
     #[tokio::test]
@@ -207,17 +215,21 @@ mod tests {
             .chain(futures_util::stream::pending()),
         );
         let timeout = Duration::from_secs(2);
-        let mut body = BodyStream {
-            body: Some(body.boxed_unsync()),
-            limit: 100,
-            read: 0,
-            timeout,
-            deadline: Box::pin(tokio::time::sleep(timeout)),
-        };
+        let mut body = BodyStream::new(body.boxed_unsync(), 100, timeout);
         assert_eq!(body.next().await.unwrap().unwrap(), "first");
         let refused = body.next().await.unwrap().unwrap_err();
         assert_eq!(refused.status(), StatusCode::REQUEST_TIMEOUT);
         assert_eq!(refused.code(), "request_timeout");
         assert!(body.next().await.is_none());
+    }
+
+    #[tokio::test]
+    async fn as_a_body_its_refusal_is_an_api_error() {
+        let mut body = streamed(vec!["abc", "def"], 4, Duration::from_secs(5)).into_body();
+        let first = body.frame().await.unwrap().unwrap().into_data().unwrap();
+        assert_eq!(first, "abc");
+        let err = body.frame().await.unwrap().unwrap_err();
+        let refused = err.downcast::<ApiError>().unwrap();
+        assert_eq!(refused.status(), StatusCode::PAYLOAD_TOO_LARGE);
     }
 }
