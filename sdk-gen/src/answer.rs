@@ -41,6 +41,8 @@ pub(crate) enum Content<'r> {
     Text,
     /// Bytes.
     Bytes,
+    /// Server-sent events whose `data` is JSON of this schema.
+    Events(&'r Schema),
 }
 
 impl Answer<'_> {
@@ -83,6 +85,7 @@ fn answer(response: &ResponseManifest) -> Answer<'_> {
         None => Content::Empty,
         Some(content) => match (content.kind, &content.schema) {
             (ContentKind::Json, Some(schema)) => Content::Json(schema),
+            (ContentKind::EventStream, Some(schema)) => Content::Events(schema),
             (ContentKind::Text | ContentKind::Html, _) => Content::Text,
             _ => Content::Bytes,
         },

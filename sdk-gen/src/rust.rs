@@ -48,6 +48,10 @@ pub(crate) fn generate(
         .flat_map(|group| &group.methods)
         .map(|method| method.answer_enum.as_str())
         .collect::<String>();
+    let events = groups
+        .iter()
+        .flat_map(|group| &group.methods)
+        .any(|method| method.events);
     let lib = Lib {
         crate_name: &options.package.replace('-', "_"),
         title: &manifest.title,
@@ -56,6 +60,7 @@ pub(crate) fn generate(
         schemes: schemes(model),
         groups,
         answer_enums,
+        events,
     }
     .render()?;
     let types = Types {
@@ -72,6 +77,7 @@ pub(crate) fn generate(
                 // A JSON string is a valid TOML basic string.
                 description: &serde_json::Value::from(format!("Client SDK of {}", manifest.title))
                     .to_string(),
+                events,
             }
             .render()
             .map(crate::typescript::with_final_newline)?,
@@ -498,6 +504,8 @@ struct CargoToml<'a> {
     package: &'a str,
     version: &'a str,
     description: &'a str,
+    /// A route answers server-sent events: the SDK needs `futures-util`.
+    events: bool,
 }
 
 #[derive(Template)]
@@ -511,6 +519,8 @@ struct Lib<'a> {
     groups: Vec<Group>,
     /// The enums of routes with several answers.
     answer_enums: String,
+    /// A route answers server-sent events: `EventStream` is written.
+    events: bool,
 }
 
 /// A security scheme, as the client builder takes its credential.

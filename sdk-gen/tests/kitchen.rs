@@ -98,7 +98,7 @@ async fn the_typescript_sdk_round_trips_every_shape() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(
-        report.contains("# pass 21") && report.contains("# fail 0"),
+        report.contains("# pass 24") && report.contains("# fail 0"),
         "{report}"
     );
 }
@@ -595,4 +595,57 @@ fn the_server_gives_the_string_corpus_verdicts() {
         wrong.extend(wrong_verdicts("Patterns", field, &entry.verdicts));
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Server-sent events through the Rust SDK: typed events as they arrive,
+/// names, ids, a multi-line note framed and read back, resumption with
+/// `Last-Event-ID`, and a refused query as the API's 400.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rust_sdk_reads_server_sent_events() {
+    use futures_util::StreamExt;
+    use kitchen_sdk::{Client, Error, TickCount};
+
+    let (addr, task) = served();
+    let base = format!("http://{addr}");
+    let client = Client::new(base.clone());
+    let events: Vec<_> = client
+        .kitchen()
+        .ticks()
+        .ticks(&TickCount { count: 3 })
+        .await
+        .unwrap()
+        .collect()
+        .await;
+    let events: Vec<_> = events.into_iter().map(Result::unwrap).collect();
+    assert_eq!(events.len(), 3);
+    for (index, event) in events.iter().enumerate() {
+        let n = index as u64 + 1;
+        assert_eq!((event.data.n, event.event.as_str()), (n, "tick"));
+        assert_eq!(event.id, n.to_string());
+        assert_eq!(event.data.note, format!("tick {n}\nof 3"));
+    }
+    let mut resume = reqwest::header::HeaderMap::new();
+    resume.insert("last-event-id", reqwest::header::HeaderValue::from_static("2"));
+    let http = reqwest::Client::builder()
+        .default_headers(resume)
+        .build()
+        .unwrap();
+    let resumed = Client::builder(base).http_client(http).build();
+    let rest: Vec<_> = resumed
+        .kitchen()
+        .ticks()
+        .ticks(&TickCount { count: 4 })
+        .await
+        .unwrap()
+        .map(|event| event.unwrap().data.n)
+        .collect()
+        .await;
+    assert_eq!(rest, [3, 4]);
+    let refused = client.kitchen().ticks().ticks(&TickCount { count: 101 }).await;
+    assert!(
+        matches!(&refused, Err(Error::Api { status: 400, .. })),
+        "{:?}",
+        refused.err()
+    );
+    task.abort();
 }

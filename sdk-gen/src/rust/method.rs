@@ -33,6 +33,8 @@ pub(super) struct Method {
     pub(super) arms: Vec<String>,
     /// The enum of a route with several answers, in `mod answers`.
     pub(super) answer_enum: String,
+    /// The route's one answer is server-sent events, read as they arrive.
+    pub(super) events: bool,
 }
 
 /// The request a method builds, before it is sent.
@@ -52,7 +54,17 @@ impl RustGen<'_, '_> {
         let answers = answers(route);
         let plain = is_plain_json(route);
         let enum_name = pascal(&route.operation_id);
-        let (output, arms, answer_enum) = if plain {
+        let events = match answers.as_slice() {
+            [only] if only.status == route.status => match only.shape {
+                Shape::Plain(Content::Events(schema)) => Some(schema),
+                _ => None,
+            },
+            _ => None,
+        };
+        let (output, arms, answer_enum) = if let Some(schema) = events {
+            let output = format!("crate::EventStream<{}>", self.type_of(schema, None));
+            (output, Vec::new(), String::new())
+        } else if plain {
             let output = match answers.first().map(|answer| answer.shape) {
                 Some(Shape::Plain(Content::Json(schema))) => self.type_of(schema, None),
                 _ => "()".to_owned(),
@@ -87,6 +99,7 @@ impl RustGen<'_, '_> {
             },
             arms,
             answer_enum,
+            events: events.is_some(),
         })
     }
 
@@ -177,7 +190,7 @@ impl RustGen<'_, '_> {
             Content::Empty => "()".to_owned(),
             Content::Json(schema) => self.type_of(schema, None),
             Content::Text => "String".to_owned(),
-            Content::Bytes => "crate::Bytes".to_owned(),
+            Content::Bytes | Content::Events(_) => "crate::Bytes".to_owned(),
         };
         match shape {
             Shape::Plain(body) => content(body),
@@ -317,7 +330,8 @@ fn read(shape: Shape<'_>) -> String {
         Content::Empty => "crate::Answer::empty",
         Content::Json(_) => "crate::Answer::json",
         Content::Text => "crate::Answer::text",
-        Content::Bytes => "crate::Answer::bytes",
+        // Events among other answers are read whole, as bytes.
+        Content::Bytes | Content::Events(_) => "crate::Answer::bytes",
     };
     match shape {
         Shape::Plain(body) => format!("{}(answer)", content(body)),

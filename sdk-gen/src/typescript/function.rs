@@ -160,6 +160,9 @@ impl TypeScript<'_, '_> {
             Content::Json(schema) => self.type_of(schema, Dir::Output),
             Content::Text => "string".to_owned(),
             Content::Bytes => "Uint8Array".to_owned(),
+            Content::Events(schema) => {
+                format!("$runtime.EventStream<{}>", self.type_of(schema, Dir::Output))
+            }
         };
         match answer.shape {
             Shape::Plain(body) => content(body, alone),
@@ -411,6 +414,10 @@ fn answer_metadata(
         }
         Content::Text => "text",
         Content::Bytes => "bytes",
+        Content::Events(data) => {
+            out.insert("schema".into(), schema(data));
+            "events"
+        }
     };
     out.insert("kind".into(), kind.into());
     Value::Object(out)

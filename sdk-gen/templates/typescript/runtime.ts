@@ -49,6 +49,12 @@ export interface IConnection {
    * beyond 2^53 are refused rather than rounded; `check = fn`).
    */
   validate?: boolean;
+  /**
+   * Aborts the requests of this connection: pending calls reject, and an
+   * event stream (`EventStream`) ends. Give each stream its own connection
+   * (`{ ...connection, signal }`) to cancel it alone.
+   */
+  signal?: AbortSignal;
 }
 
 /** One reason an input was refused. */
@@ -278,7 +284,7 @@ export interface SecurityMetadata {
 /** A success answer of a route. */
 export interface AnswerMetadata {
   readonly status: number;
-  readonly kind: "json" | "text" | "bytes" | "empty" | "redirect";
+  readonly kind: "json" | "text" | "bytes" | "empty" | "redirect" | "events";
   readonly schema?: RuntimeSchema;
   /** The answer is `Created`: its `Location` goes with the body. */
   readonly location?: boolean;
@@ -359,6 +365,7 @@ async function exchange(
   }
   const headers: Record<string, string> = { ...(connection.headers ?? {}) };
   const request: RequestInit = { method: route.method, headers, redirect: "manual" };
+  if (connection.signal !== undefined) request.signal = connection.signal;
   if (route.body !== null || route.encoding !== undefined) {
     const [type, body] = encodeBody(route.encoding, input.body);
     headers["content-type"] = type;
@@ -390,18 +397,23 @@ async function exchange(
   }
   const send = connection.fetch ?? fetch;
   const response = await send(url, request);
-  return receive(route, response);
+  return receive(route, response, connection.signal);
 }
 
 /** Reads a response as the route's answer of its status, if it has one. */
-async function receive(route: RouteMetadata, response: Response): Promise<Answer> {
+async function receive(route: RouteMetadata, response: Response, signal?: AbortSignal): Promise<Answer> {
+  const answers = answersOf(route);
+  const streamed = answers.find((candidate) => candidate.status === response.status);
+  if (streamed?.kind === "events" && response.body !== null) {
+    const events = new EventStream<unknown>(response.body, `${route.method} ${route.path}`, streamed.schema, signal);
+    return { success: true, status: response.status, data: events, body: "", headers: {} };
+  }
   const raw = new Uint8Array(await response.arrayBuffer());
   const body = new TextDecoder().decode(raw);
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  const answers = answersOf(route);
   if (response.type === "opaqueredirect") {
     // A browser's manual redirect: status 0, no headers to read.
     const redirect = answers.find((answer) => answer.kind === "redirect");
@@ -472,6 +484,9 @@ function simulated(route: RouteMetadata): Answer {
     case "bytes":
       data = new Uint8Array(0);
       break;
+    case "events":
+      data = simulatedEvents(answer.schema);
+      break;
     case "redirect":
       data = { status, location: "/" };
       break;
@@ -481,6 +496,174 @@ function simulated(route: RouteMetadata): Answer {
   if (answer?.location === true) data = { location: "/", body: data };
   const body = answer?.kind === "json" ? JSON.stringify(data) : "";
   return { success: true, status, data, body, headers: {} };
+}
+
+/** One server-sent event: its data (validated), name, id and retry. */
+export interface ServerEvent<T> {
+  /** The event's `data`, parsed as JSON and checked against its type. */
+  readonly data: T;
+  /** The event's name (`event:`); `message` when it has none. */
+  readonly event: string;
+  /** The last id the stream sent (`id:`), to resume from with `Last-Event-ID`. */
+  readonly id: string;
+  /** The reconnection delay the server asked for (`retry:`), in ms. */
+  readonly retry?: number;
+}
+
+/**
+ * The events of a `text/event-stream` answer, read as they arrive: iterate
+ * with `for await`; `close()` (or breaking out of the loop, or aborting the
+ * connection's `signal`) stops reading and closes the connection. An event
+ * whose data is not JSON of the documented type ends the iteration with a
+ * `DecodeError`.
+ */
+export class EventStream<T> implements AsyncIterable<ServerEvent<T>> {
+  #reader: ReadableStreamDefaultReader<Uint8Array> | null;
+  readonly #pending: ServerEvent<T>[];
+  readonly #what: string;
+  readonly #schema: RuntimeSchema | undefined;
+  readonly #signal: AbortSignal | undefined;
+
+  /**
+   * Reads events from `body`; `what` names the route in errors; once
+   * `signal` aborts, iteration throws its reason (an `AbortError`).
+   */
+  constructor(
+    body: ReadableStream<Uint8Array> | readonly ServerEvent<T>[],
+    what: string,
+    schema?: RuntimeSchema,
+    signal?: AbortSignal,
+  ) {
+    this.#what = what;
+    this.#schema = schema;
+    this.#signal = signal;
+    if (Array.isArray(body)) {
+      this.#reader = null;
+      this.#pending = [...(body as readonly ServerEvent<T>[])];
+    } else {
+      this.#reader = (body as ReadableStream<Uint8Array>).getReader();
+      this.#pending = [];
+    }
+  }
+
+  /** Stops reading and closes the connection. */
+  async close(): Promise<void> {
+    const reader = this.#reader;
+    this.#reader = null;
+    this.#pending.length = 0;
+    if (reader !== null) await reader.cancel().catch(() => undefined);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<ServerEvent<T>> {
+    const parser = new EventParser();
+    const decoder = new TextDecoder();
+    try {
+      for (;;) {
+        this.#signal?.throwIfAborted();
+        const next = this.#pending.shift();
+        if (next !== undefined) {
+          yield next;
+          continue;
+        }
+        const reader = this.#reader;
+        if (reader === null) return;
+        const chunk = await reader.read();
+        // An event the stream ends in the middle of is not dispatched.
+        if (chunk.done) return;
+        for (const raw of parser.push(decoder.decode(chunk.value, { stream: true }))) {
+          this.#pending.push(this.#decode(raw));
+        }
+      }
+    } finally {
+      await this.close();
+    }
+  }
+
+  #decode(raw: RawEvent): ServerEvent<T> {
+    let data: unknown;
+    try {
+      data = JSON.parse(raw.data);
+    } catch {
+      throw new DecodeError(`${this.#what}: an event's data is not JSON`, 200, raw.data);
+    }
+    if (this.#schema !== undefined) {
+      const issues: ValidationIssue[] = [];
+      check(this.#schema, data, "$output", "in", issues);
+      if (issues.length > 0) {
+        const where = issues.map((issue) => `${issue.path} (${issue.expected})`).join(", ");
+        throw new DecodeError(`${this.#what}: an event's data is not of its type at ${where}`, 200, raw.data);
+      }
+    }
+    return { data: data as T, event: raw.event, id: raw.id, ...(raw.retry === undefined ? {} : { retry: raw.retry }) };
+  }
+}
+
+interface RawEvent {
+  data: string;
+  event: string;
+  id: string;
+  retry?: number;
+}
+
+/**
+ * The event-stream parser of the HTML standard: lines end with CRLF, LF or
+ * CR; `field: value` (one space after the colon dropped); comments start
+ * with `:`; a blank line dispatches an event with data.
+ */
+class EventParser {
+  #buffer = "";
+  #data: string[] = [];
+  #event = "";
+  #id = "";
+  #retry: number | undefined;
+
+  push(text: string): RawEvent[] {
+    this.#buffer += text;
+    const out: RawEvent[] = [];
+    for (;;) {
+      const end = this.#buffer.search(/\r\n|\r|\n/);
+      // A CR at the very end may be the first half of a CRLF.
+      if (end < 0 || (end === this.#buffer.length - 1 && this.#buffer.endsWith("\r"))) break;
+      const line = this.#buffer.slice(0, end);
+      const width = this.#buffer.startsWith("\r\n", end) ? 2 : 1;
+      this.#buffer = this.#buffer.slice(end + width);
+      const event = this.#line(line);
+      if (event !== null) out.push(event);
+    }
+    return out;
+  }
+
+  #line(line: string): RawEvent | null {
+    if (line === "") {
+      const data = this.#data;
+      this.#data = [];
+      const event = this.#event === "" ? "message" : this.#event;
+      this.#event = "";
+      if (data.length === 0) return null;
+      const retry = this.#retry;
+      this.#retry = undefined;
+      return { data: data.join("\n"), event, id: this.#id, ...(retry === undefined ? {} : { retry }) };
+    }
+    if (line.startsWith(":")) return null;
+    const colon = line.indexOf(":");
+    const field = colon < 0 ? line : line.slice(0, colon);
+    let value = colon < 0 ? "" : line.slice(colon + 1);
+    if (value.startsWith(" ")) value = value.slice(1);
+    if (field === "data") this.#data.push(value);
+    else if (field === "event") this.#event = value;
+    else if (field === "id" && !value.includes("\0")) this.#id = value;
+    else if (field === "retry" && /^[0-9]+$/.test(value)) this.#retry = Number(value);
+    return null;
+  }
+}
+
+/** A few random events of the data type, for `simulate`. */
+function simulatedEvents(schema: RuntimeSchema | undefined): EventStream<unknown> {
+  const events: ServerEvent<unknown>[] = [];
+  for (let index = 0; index < 3; index++) {
+    events.push({ data: schema === undefined ? null : random(schema, 0), event: "message", id: String(index + 1) });
+  }
+  return new EventStream(events, "simulate");
 }
 
 /** The credential of every scheme the route needs, or `CredentialError`. */

@@ -320,6 +320,26 @@ fn palindrome(text: &String) -> Result<(), String> {
     }
 }
 
+/// One event of the live feed.
+#[dto]
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tick {
+    /// Its number, from 1.
+    #[tags(minimum = 1)]
+    pub n: u64,
+    /// Some text, with a line break to frame.
+    pub note: String,
+}
+
+/// How many ticks to send.
+#[dto]
+#[derive(Clone, Debug, PartialEq)]
+pub struct TickCount {
+    /// At most 100.
+    #[tags(maximum = 100)]
+    pub count: u64,
+}
+
 /// Filters, read from the query string.
 #[dto]
 #[derive(Clone, Debug, PartialEq)]
@@ -450,6 +470,27 @@ impl Kitchen {
     #[typed_route::put("patterns")]
     async fn patterns(&self, body: TypedBody<Patterns>) -> Patterns {
         body.into_inner()
+    }
+
+    /// Ticks `count` events named `tick`, after the last one the client saw
+    /// (`Last-Event-ID`), then ends.
+    #[typed_route::get("ticks")]
+    async fn ticks(
+        &self,
+        query: TypedQuery<TickCount>,
+        last: framework::sse::LastEventId,
+    ) -> framework::sse::Sse<Tick> {
+        let after: u64 = last.get().and_then(|id| id.parse().ok()).unwrap_or(0);
+        let count = query.into_inner().count;
+        let ticks = (after + 1..=count).map(move |n| {
+            framework::sse::Event::new(Tick {
+                n,
+                note: format!("tick {n}\nof {count}"),
+            })
+            .name("tick")
+            .id(n.to_string())
+        });
+        framework::sse::Sse::new(futures_util::stream::iter(ticks))
     }
 
     /// Answers the query it read.

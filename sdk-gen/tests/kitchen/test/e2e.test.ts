@@ -236,6 +236,53 @@ test("several success statuses: the union of their data, propagate tells them ap
 test("a route marked sdk = false is not in the SDK", () => {
   assert.equal("page" in kitchen, false);
   assert.deepEqual(Object.keys(kitchen).sort(), [
-    "bytes", "cookies", "echo", "files", "formats", "forms", "go", "headers", "jobs", "limits", "moderation", "numbers", "patterns", "query", "text", "trees",
+    "bytes", "cookies", "echo", "files", "formats", "forms", "go", "headers", "jobs", "limits", "moderation", "numbers", "patterns", "query", "text", "ticks", "trees",
   ]);
+});
+
+test("server-sent events arrive typed, in order, and resume after Last-Event-ID", async () => {
+  const events = await kitchen.ticks.ticks(connection(), { count: 3 });
+  const seen: [number, string, string, string][] = [];
+  for await (const event of events) seen.push([event.data.n, event.event, event.id, event.data.note]);
+  assert.deepEqual(seen, [
+    [1, "tick", "1", "tick 1\nof 3"],
+    [2, "tick", "2", "tick 2\nof 3"],
+    [3, "tick", "3", "tick 3\nof 3"],
+  ]);
+  const resumed = await kitchen.ticks.ticks({ ...connection(), headers: { "last-event-id": "2" } }, { count: 4 });
+  const rest: number[] = [];
+  for await (const event of resumed) rest.push(event.data.n);
+  assert.deepEqual(rest, [3, 4]);
+});
+
+test("an event stream stops when the loop breaks or the signal aborts", async () => {
+  const events = await kitchen.ticks.ticks(connection(), { count: 100 });
+  let first: number | undefined;
+  for await (const event of events) {
+    first = event.data.n;
+    break;
+  }
+  assert.equal(first, 1);
+  const controller = new AbortController();
+  const aborted = await kitchen.ticks.ticks({ ...connection(), signal: controller.signal }, { count: 100 });
+  const read: number[] = [];
+  await assert.rejects(async () => {
+    for await (const event of aborted) {
+      read.push(event.data.n);
+      if (read.length === 2) controller.abort();
+    }
+  }, (err: unknown) => err instanceof Error && err.name === "AbortError");
+  assert.ok(read.length >= 2 && read.length < 100, `${read.length} events read`);
+});
+
+test("a refused events query is the server's 400 and simulate gives typed events", async () => {
+  await assert.rejects(kitchen.ticks.ticks(connection(), { count: 101 }), (err: unknown) => err instanceof HttpError && err.status === 400);
+  const simulated = await kitchen.ticks.ticks({ host: "http://simulation.invalid", simulate: true }, { count: 1 });
+  let count = 0;
+  for await (const event of simulated) {
+    assert.equal(typeof event.data.n, "number");
+    assert.ok(event.data.n >= 1);
+    count += 1;
+  }
+  assert.equal(count, 3);
 });

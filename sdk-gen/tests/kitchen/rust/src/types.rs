@@ -380,6 +380,28 @@ pub struct Patterns {
     pub palindrome: Option<String>,
 }
 
+/// How many ticks to send.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct TickCount {
+    /// At most 100.
+    ///
+    /// On the wire: `number & Type<"uint64"> & Maximum<100>`.
+    pub count: u64,
+}
+
+/// One event of the live feed.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Tick {
+    /// Its number, from 1.
+    ///
+    /// On the wire: `number & Type<"uint64"> & Minimum<1>`.
+    pub n: u64,
+    /// Some text, with a line break to frame.
+    ///
+    /// On the wire: `string`.
+    pub note: String,
+}
+
 /// Filters, read from the query string.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Filter {

@@ -6746,6 +6746,55 @@ export const TYPES: Record<string, RuntimeType> = {
     "k": "object",
     "strict": false
   },
+  "Tick": {
+    "fields": [
+      {
+        "always": true,
+        "name": "n",
+        "required": true,
+        "schema": {
+          "e": "number & Type<\"uint64\"> & Minimum<1>",
+          "f": "uint64",
+          "hi": 1.8446744073709552e+19,
+          "k": "integer",
+          "lo": 0.0,
+          "min": 1.0,
+          "wide": true
+        }
+      },
+      {
+        "always": true,
+        "name": "note",
+        "required": true,
+        "schema": {
+          "e": "string",
+          "k": "string"
+        }
+      }
+    ],
+    "k": "object",
+    "strict": false
+  },
+  "TickCount": {
+    "fields": [
+      {
+        "always": true,
+        "name": "count",
+        "required": true,
+        "schema": {
+          "e": "number & Type<\"uint64\"> & Maximum<100>",
+          "f": "uint64",
+          "hi": 1.8446744073709552e+19,
+          "k": "integer",
+          "lo": 0.0,
+          "max": 100.0,
+          "wide": true
+        }
+      }
+    ],
+    "k": "object",
+    "strict": false
+  },
   "Ticket": {
     "fields": [
       {

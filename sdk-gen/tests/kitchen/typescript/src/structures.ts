@@ -460,6 +460,34 @@ export interface Patterns {
 }
 
 /**
+ * How many ticks to send.
+ */
+export interface TickCount {
+  /**
+   * At most 100.
+   * @type uint64
+   * @maximum 100
+   */
+  count: number;
+}
+
+/**
+ * One event of the live feed.
+ */
+export interface Tick {
+  /**
+   * Its number, from 1.
+   * @type uint64
+   * @minimum 1
+   */
+  n: number;
+  /**
+   * Some text, with a line break to frame.
+   */
+  note: string;
+}
+
+/**
  * Filters, read from the query string.
  */
 export interface Filter {

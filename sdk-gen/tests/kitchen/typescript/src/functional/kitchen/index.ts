@@ -17,4 +17,5 @@ export * as numbers from "./numbers/index.js";
 export * as patterns from "./patterns/index.js";
 export * as query from "./query/index.js";
 export * as text from "./text/index.js";
+export * as ticks from "./ticks/index.js";
 export * as trees from "./trees/index.js";
