@@ -4,7 +4,7 @@
 use regex_syntax::ast::{
     Assertion, AssertionKind, Ast, ClassBracketed, ClassSet, ClassSetItem, ClassUnicode,
     ClassUnicodeKind, ClassUnicodeOpKind, Group, GroupKind, HexLiteralKind, Literal, LiteralKind,
-    Repetition, SpecialLiteralKind, Span,
+    Repetition, Span, SpecialLiteralKind,
 };
 
 use crate::{Edit, PatternError, rules};
@@ -197,9 +197,10 @@ impl Walk<'_> {
                 &nested.span,
                 r"a class inside a class is read as a literal `[` by JavaScript; escape it as `\[`",
             ),
-            ClassSetItem::Union(union) => {
-                union.items.iter().try_for_each(|item| self.class_item(item))
-            }
+            ClassSetItem::Union(union) => union
+                .items
+                .iter()
+                .try_for_each(|item| self.class_item(item)),
         }
     }
 }
@@ -236,7 +237,10 @@ fn literal_either(literal: &Literal) -> Checked {
     let escape_refused = |what: &str| {
         refuse(
             &literal.span,
-            format!("{what} is not read by JavaScript's `u` mode; write `\\u{{{:X}}}`", literal.c as u32),
+            format!(
+                "{what} is not read by JavaScript's `u` mode; write `\\u{{{:X}}}`",
+                literal.c as u32
+            ),
         )
     };
     match &literal.kind {
@@ -259,9 +263,7 @@ fn literal_either(literal: &Literal) -> Checked {
             | SpecialLiteralKind::LineFeed
             | SpecialLiteralKind::CarriageReturn
             | SpecialLiteralKind::VerticalTab => Ok(()),
-            SpecialLiteralKind::Bell | SpecialLiteralKind::Space => {
-                escape_refused("this escape")
-            }
+            SpecialLiteralKind::Bell | SpecialLiteralKind::Space => escape_refused("this escape"),
         },
     }
 }

@@ -17,9 +17,17 @@ fn classes_mean_what_javascript_says() {
         (r"^\w+$", &["a_Z9"], &["é", "日本"]),
         (r"^\W$", &["é", "-"], &["a"]),
         (r"^\D$", &["٣", "x"], &["3"]),
-        (r"^\s$", &[" ", "\u{feff}", "\u{a0}", "\u{2028}"], &["\u{85}", "a"]),
+        (
+            r"^\s$",
+            &[" ", "\u{feff}", "\u{a0}", "\u{2028}"],
+            &["\u{85}", "a"],
+        ),
         (r"^\S$", &["\u{85}"], &["\u{feff}"]),
-        (r"^.$", &["a", "é", "😀"], &["\n", "\r", "\u{2028}", "\u{2029}"]),
+        (
+            r"^.$",
+            &["a", "é", "😀"],
+            &["\n", "\r", "\u{2028}", "\u{2029}"],
+        ),
         (r"^[\d_]+$", &["1_2"], &["١"]),
         (r"^[^\d]$", &["a", "١"], &["1"]),
         (r"\bcat\b", &["a cat.", "écat"], &["cats", "bobcat"]),
@@ -91,7 +99,10 @@ fn an_error_names_the_construct_and_the_fix() {
 
 #[test]
 fn rewrites_only_what_differs() {
-    assert_eq!(to_rust("^[a-z]{2,5}-[0-9]{3}$").unwrap(), "^[a-z]{2,5}-[0-9]{3}$");
+    assert_eq!(
+        to_rust("^[a-z]{2,5}-[0-9]{3}$").unwrap(),
+        "^[a-z]{2,5}-[0-9]{3}$"
+    );
     assert_eq!(to_rust(r"^\d\.\w$").unwrap(), r"^[0-9]\.[0-9A-Za-z_]$");
     assert_eq!(to_rust(r"[\d.]").unwrap(), r"[[0-9].]");
     assert_eq!(to_rust(r"\bcat\B").unwrap(), r"(?-u:\b)cat(?-u:\B)");

@@ -43,5 +43,8 @@ fn every_kitchen_type_is_valid_on_the_first_draw() {
     // Draws holding `bounded` or `palindrome` are not exact (about nine in
     // ten); every exact one must be valid, which `exact_first_draws` checks.
     let patterns = exact_first_draws::<app::Patterns>();
-    assert!((10..250).contains(&patterns), "{patterns} exact draws of 500");
+    assert!(
+        (10..250).contains(&patterns),
+        "{patterns} exact draws of 500"
+    );
 }

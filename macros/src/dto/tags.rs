@@ -202,7 +202,10 @@ impl Tags {
         let (Some(lowest), Some(highest)) = (lowest, highest) else {
             return None;
         };
-        let span = self.maximum.or(self.exclusive_maximum).map(|(_, span)| span);
+        let span = self
+            .maximum
+            .or(self.exclusive_maximum)
+            .map(|(_, span)| span);
         (lowest > highest).then_some(span).flatten()
     }
 

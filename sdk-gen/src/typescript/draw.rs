@@ -79,7 +79,9 @@ fn tree(hir: &Hir) -> Option<Value> {
             json!({ "r": [repetition.min, max], "s": tree(&repetition.sub)? })
         }
         HirKind::Capture(capture) => tree(&capture.sub)?,
-        HirKind::Concat(parts) => json!({ "q": parts.iter().map(tree).collect::<Option<Vec<_>>>()? }),
+        HirKind::Concat(parts) => {
+            json!({ "q": parts.iter().map(tree).collect::<Option<Vec<_>>>()? })
+        }
         HirKind::Alternation(parts) => {
             json!({ "o": parts.iter().map(tree).collect::<Option<Vec<_>>>()? })
         }
