@@ -8,21 +8,29 @@
 //! and the flush is held back only while more input has just arrived (the
 //! next pipelined requests may already be in hyper's buffer). Held bytes go
 //! out as soon as a read finds nothing more to read, when the connection
-//! shuts down, or when they pass [`HELD_LIMIT`]: every pipelined batch is
-//! one write, and no answer is lost.
+//! shuts down, when they pass [`HELD_LIMIT`], or after [`HOLD_AT_MOST`]
+//! (hyper does not read the next pipelined request while a streamed answer,
+//! such as server-sent events, is still going): every pipelined batch is
+//! one write, and no answer is lost or stalled.
 //!
 //! HTTP/2 connections (recognized by their preface) are passed through.
 
 use std::{
+    future::Future,
     io,
     pin::Pin,
     task::{Context, Poll, ready},
+    time::Duration,
 };
 
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::time::{Instant, Sleep};
 
 /// Bytes held back before they are written anyway.
 pub(crate) const HELD_LIMIT: usize = 64 * 1024;
+
+/// How long a flush may be held waiting for the next read.
+pub(crate) const HOLD_AT_MOST: Duration = Duration::from_millis(1);
 
 /// The HTTP/2 connection preface's first bytes.
 const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0";
@@ -42,6 +50,10 @@ pub(crate) struct BatchedWrites<S> {
     batching: bool,
     /// Whether the first bytes were seen (to recognize HTTP/2).
     sniffed: bool,
+    /// Ends a hold that no read releases; armed while bytes are held.
+    hold_timer: Option<Pin<Box<Sleep>>>,
+    /// Whether `hold_timer` is set for the current hold.
+    hold_armed: bool,
 }
 
 impl<S> BatchedWrites<S> {
@@ -53,6 +65,8 @@ impl<S> BatchedWrites<S> {
             input_pending: false,
             batching: true,
             sniffed: false,
+            hold_timer: None,
+            hold_armed: false,
         }
     }
 
@@ -65,6 +79,28 @@ impl<S> BatchedWrites<S> {
                 self.batching = false;
             }
         }
+    }
+}
+
+impl<S> BatchedWrites<S> {
+    /// Whether a held flush may wait longer: until [`HOLD_AT_MOST`] after
+    /// the hold began (the timer wakes the connection then, and the flush
+    /// is sent).
+    fn still_holding(&mut self, cx: &mut Context<'_>) -> bool {
+        let deadline = Instant::now() + HOLD_AT_MOST;
+        let timer = self
+            .hold_timer
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep_until(deadline)));
+        if !self.hold_armed {
+            timer.as_mut().reset(deadline);
+            self.hold_armed = true;
+        }
+        if timer.as_mut().poll(cx).is_pending() {
+            return true;
+        }
+        // Held too long: nothing is reading the next request.
+        self.input_pending = false;
+        false
     }
 }
 
@@ -81,6 +117,7 @@ impl<S: AsyncWrite + Unpin> BatchedWrites<S> {
         }
         self.held.clear();
         self.sent = 0;
+        self.hold_armed = false;
         Poll::Ready(Ok(()))
     }
 }
@@ -162,7 +199,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for BatchedWrites<S> {
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();
-        if this.batching && this.input_pending {
+        if this.batching && this.input_pending && this.still_holding(cx) {
             // The next read sends it, or finds the next pipelined request.
             return Poll::Ready(Ok(()));
         }
