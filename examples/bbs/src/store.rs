@@ -1,17 +1,16 @@
-//! Articles in SQLite, through sqlx. Writes are transactions
-//! (`BEGIN IMMEDIATE`) with `synchronous = FULL`, so an acknowledged write
-//! survives a crash of the process or of the machine.
+//! Articles in SQLite (the default) or PostgreSQL, through sqlx. Writes
+//! are transactions (on SQLite `BEGIN IMMEDIATE` with `synchronous = FULL`),
+//! so an acknowledged write survives a crash of the process or of the
+//! machine. The queries are one text for both backends (`$n` parameters,
+//! text columns); what differs is in [`backend`].
 
-use std::{str::FromStr, time::Duration};
+mod backend;
 
 use chrono::{DateTime, SecondsFormat, Utc};
-use sqlx::{
-    Connection, Row, SqlitePool,
-    sqlite::{
-        SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
-    },
-};
 use uuid::Uuid;
+
+pub use backend::Backend;
+use backend::{Columns, MAX_CONNECTIONS, Pool, on_pool};
 
 use crate::dto::{
     ArticleCreate, ArticleFormat, ArticleIndexRequest, ArticleSnapshot, ArticleSort,
@@ -35,57 +34,34 @@ pub enum StoreError {
 impl StoreError {
     /// Whether SQLite refused to write a read-only database (`SQLITE_READONLY`).
     pub fn is_read_only(&self) -> bool {
-        self.sqlite_code() == Some(8)
+        backend::sqlite_code(self) == Some(8)
     }
 
-    /// SQLite's primary result code, if the database answered with one.
-    fn sqlite_code(&self) -> Option<i32> {
-        match self {
-            StoreError::Database(sqlx::Error::Database(db)) => db
-                .code()
-                .and_then(|code| code.parse::<i32>().ok())
-                .map(|code| code & 0xff),
-            _ => None,
-        }
-    }
-
-    /// Whether the failure is the environment's (disk full, read-only file,
-    /// database locked), so retrying later may succeed.
+    /// Whether the failure is the environment's (the database unreachable,
+    /// restarting, locked, full or read-only), so retrying later may
+    /// succeed.
     pub fn is_transient(&self) -> bool {
-        match self {
-            StoreError::Database(sqlx::Error::Database(db)) => {
-                // SQLite primary result codes: BUSY 5, LOCKED 6, READONLY 8,
-                // IOERR 10, FULL 13, CANTOPEN 14.
-                let primary = db
-                    .code()
-                    .and_then(|code| code.parse::<i32>().ok())
-                    .map(|code| code & 0xff);
-                matches!(primary, Some(5 | 6 | 8 | 10 | 13 | 14))
-            }
-            StoreError::Database(sqlx::Error::PoolTimedOut | sqlx::Error::Io(_)) => true,
-            _ => false,
-        }
+        backend::is_transient(self)
     }
 }
 
-/// Connections in the pool.
-const MAX_CONNECTIONS: u32 = 8;
-
-/// Runs `$work` (an async block using the transaction `$tx`) in a
-/// `BEGIN IMMEDIATE` transaction on a pooled connection and commits it. A
-/// connection that hit a transient fault (a full disk, a read-only file, an
-/// I/O error) is closed rather than reused: SQLite keeps answering "attempt
-/// to write a readonly database" on a connection that met a read-only file,
-/// even after the fault has cleared. Such an answer is retried on another
-/// connection, so writes work again as soon as the fault clears.
+/// Runs `$work` (an async block using the transaction `$tx`) in a write
+/// transaction ([`backend::Dialect::begin_write`]) on a connection of
+/// `$pool` and commits it. A connection that hit a transient fault (a full
+/// disk, a read-only file, an I/O error, a lost server) is closed rather
+/// than reused: SQLite keeps answering "attempt to write a readonly
+/// database" on a connection that met a read-only file, even after the
+/// fault has cleared. Such an answer is retried on another connection, so
+/// writes work again as soon as the fault clears.
 macro_rules! write {
-    ($store:expr, |$tx:ident| $work:expr) => {{
+    ($store:expr, $pool:expr, |$tx:ident| $work:expr) => {{
+        let begin = $store.pool.dialect().begin_write;
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let mut conn = $store.pool.acquire().await?;
+            let mut conn = $pool.acquire().await?;
             let result: Result<_, StoreError> = async {
-                let mut $tx = sqlx::Connection::begin_with(&mut *conn, "BEGIN IMMEDIATE").await?;
+                let mut $tx = sqlx::Connection::begin_with(&mut *conn, begin).await?;
                 let value = $work.await?;
                 $tx.commit().await?;
                 Ok(value)
@@ -99,8 +75,8 @@ macro_rules! write {
 }
 
 /// The outcome of a write on `conn`, or `None` to try another connection.
-fn settle<T>(
-    conn: &mut sqlx::pool::PoolConnection<sqlx::Sqlite>,
+fn settle<T, DB: sqlx::Database>(
+    conn: &mut sqlx::pool::PoolConnection<DB>,
     result: Result<T, StoreError>,
     attempt: u32,
 ) -> Option<Result<T, StoreError>> {
@@ -117,6 +93,41 @@ fn settle<T>(
     }
 }
 
+/// Inserts `$snapshot` (an [`ArticleSnapshot`]) of `$article_id` at `$seq`,
+/// with its files, in the transaction `$tx`.
+macro_rules! insert_snapshot {
+    ($tx:expr, $article_id:expr, $seq:expr, $snapshot:expr) => {{
+        let snapshot: &ArticleSnapshot = $snapshot;
+        sqlx::query(
+            "INSERT INTO article_snapshots (id, article_id, seq, title, body, format, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(snapshot.id.to_string())
+        .bind($article_id.to_string())
+        .bind($seq)
+        .bind(&snapshot.title)
+        .bind(&snapshot.body)
+        .bind(snapshot.format.as_str())
+        .bind(stamp(snapshot.created_at))
+        .execute(&mut *$tx)
+        .await?;
+        for (seq, file) in snapshot.files.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO attachment_files (snapshot_id, seq, name, extension, url) \
+                 VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(snapshot.id.to_string())
+            .bind(i64::try_from(seq).unwrap_or(i64::MAX))
+            .bind(&file.name)
+            .bind(&file.extension)
+            .bind(&file.url)
+            .execute(&mut *$tx)
+            .await?;
+        }
+        Ok::<(), StoreError>(())
+    }};
+}
+
 /// A section that has articles, as the sections page lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SectionSummary {
@@ -131,7 +142,7 @@ pub struct SectionSummary {
 /// The articles' store.
 #[derive(Clone, Debug)]
 pub struct ArticleStore {
-    pool: SqlitePool,
+    pool: Pool,
 }
 
 /// Timestamps are stored in one fixed-width UTC format, so that text order
@@ -197,61 +208,49 @@ const CURRENT_SNAPSHOT: &str =
     "s.seq = (SELECT MAX(seq) FROM article_snapshots WHERE article_id = a.id)";
 
 impl ArticleStore {
-    /// Opens (creating if needed) the database at `url`, e.g.
-    /// `sqlite://bbs.db`, and brings its schema up to date.
+    /// Opens the database at `url` and brings its schema up to date:
+    /// `sqlite://bbs.db` (created if needed) or a PostgreSQL URL,
+    /// `postgres://user:password@host/database` (the database must exist).
     pub async fn open(url: &str) -> Result<Self, StoreError> {
-        let options = SqliteConnectOptions::from_str(url)?
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Full)
-            .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(5));
-        let pool = SqlitePoolOptions::new()
-            .max_connections(MAX_CONNECTIONS)
-            .acquire_timeout(Duration::from_secs(10))
-            .after_release(|conn, _| {
-                // A failed write (a full disk, say) can end SQLite's
-                // transaction while sqlx still counts it open; reusing that
-                // connection would fail every later `BEGIN`. Close it.
-                Box::pin(async move { Ok(!conn.is_in_transaction()) })
-            })
-            .connect_with(options)
-            .await?;
-        sqlx::migrate!("./migrations").run(&pool).await?;
-        Ok(ArticleStore { pool })
+        Ok(ArticleStore {
+            pool: Pool::open(url).await?,
+        })
     }
 
     /// A store that connects on first use and migrates nothing: for
     /// describing the app (`bbs openapi`) without touching the database.
     pub fn lazy(url: &str) -> Result<Self, StoreError> {
-        let options = SqliteConnectOptions::from_str(url)?;
         Ok(ArticleStore {
-            pool: SqlitePoolOptions::new()
-                .max_connections(1)
-                .connect_lazy_with(options),
+            pool: Pool::lazy(url)?,
         })
+    }
+
+    /// The database the store runs on.
+    pub fn backend(&self) -> Backend {
+        self.pool.backend()
     }
 
     /// Closes the pool, waiting for connections to be returned.
     pub async fn close(&self) {
-        self.pool.close().await;
+        on_pool!(self, |pool| pool.close().await)
     }
 
-    /// Checks that the database answers (`SELECT 1` on a pooled
-    /// connection): the readiness check.
+    /// Checks that the database answers (`SELECT 1`).
     pub async fn ping(&self) -> Result<(), StoreError> {
-        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        on_pool!(self, |pool| {
+            sqlx::query("SELECT 1").execute(pool).await?;
+        });
         Ok(())
     }
 
-    /// Connections the pool has open, in use or idle.
+    /// Connections the pool holds open, in use or idle.
     pub fn connections(&self) -> u32 {
-        self.pool.size()
+        on_pool!(self, |pool| pool.size())
     }
 
-    /// Connections the pool has open and idle.
+    /// Connections the pool holds open and idle.
     pub fn idle_connections(&self) -> usize {
-        self.pool.num_idle()
+        on_pool!(self, |pool| pool.num_idle())
     }
 
     /// Stores a new article with its first snapshot.
@@ -271,9 +270,10 @@ impl ArticleStore {
             files: input.files,
             created_at,
         };
-        write!(self, |tx| async {
+        on_pool!(self, |pool| write!(self, pool, |tx| async {
             sqlx::query(
-                "INSERT INTO articles (id, section, writer, password_hash, created_at) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO articles (id, section, writer, password_hash, created_at) \
+                 VALUES ($1, $2, $3, $4, $5)",
             )
             .bind(article_id.to_string())
             .bind(section)
@@ -282,8 +282,8 @@ impl ArticleStore {
             .bind(stamp(created_at))
             .execute(&mut *tx)
             .await?;
-            insert_snapshot(&mut tx, article_id, 0, &snapshot).await
-        })?;
+            insert_snapshot!(tx, article_id, 0_i64, &snapshot)
+        }))?;
         Ok(BbsArticle {
             id: article_id,
             section: section.to_owned(),
@@ -295,58 +295,63 @@ impl ArticleStore {
 
     /// The article with its whole history, if it is in `section`.
     pub async fn find(&self, section: &str, id: Uuid) -> Result<Option<BbsArticle>, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        let Some(row) =
-            sqlx::query("SELECT writer, created_at FROM articles WHERE id = ? AND section = ?")
-                .bind(id.to_string())
-                .bind(section)
-                .fetch_optional(&mut *tx)
-                .await?
-        else {
+        let begin = self.pool.dialect().begin_read;
+        let (row, snapshot_rows, file_rows) = on_pool!(self, |pool| {
+            let mut tx = pool.begin_with(begin).await?;
+            let Some(row) = sqlx::query(
+                "SELECT writer, created_at FROM articles WHERE id = $1 AND section = $2",
+            )
+            .bind(id.to_string())
+            .bind(section)
+            .fetch_optional(&mut *tx)
+            .await?
+            else {
+                tx.commit().await?;
+                return Ok(None);
+            };
+            let snapshot_rows = sqlx::query(
+                "SELECT id, title, body, format, created_at FROM article_snapshots \
+                 WHERE article_id = $1 ORDER BY seq",
+            )
+            .bind(id.to_string())
+            .fetch_all(&mut *tx)
+            .await?;
+            let file_rows = sqlx::query(
+                "SELECT f.snapshot_id, f.name, f.extension, f.url FROM attachment_files f \
+                 JOIN article_snapshots s ON s.id = f.snapshot_id \
+                 WHERE s.article_id = $1 ORDER BY s.seq, f.seq",
+            )
+            .bind(id.to_string())
+            .fetch_all(&mut *tx)
+            .await?;
             tx.commit().await?;
-            return Ok(None);
-        };
-        let snapshot_rows = sqlx::query(
-            "SELECT id, title, body, format, created_at FROM article_snapshots WHERE article_id = ? ORDER BY seq",
-        )
-        .bind(id.to_string())
-        .fetch_all(&mut *tx)
-        .await?;
-        let file_rows = sqlx::query(
-            "SELECT f.snapshot_id, f.name, f.extension, f.url FROM attachment_files f \
-             JOIN article_snapshots s ON s.id = f.snapshot_id \
-             WHERE s.article_id = ? ORDER BY s.seq, f.seq",
-        )
-        .bind(id.to_string())
-        .fetch_all(&mut *tx)
-        .await?;
-        tx.commit().await?;
-
-        let mut snapshots = snapshot_rows
-            .iter()
-            .map(snapshot_from_row)
-            .collect::<Result<Vec<_>, _>>()?;
-        for file in &file_rows {
-            let snapshot_id: String = file.try_get("snapshot_id")?;
-            let snapshot_id = parse_uuid(&snapshot_id)?;
+            (
+                Article::read(&row)?,
+                snapshot_rows
+                    .iter()
+                    .map(snapshot_from_row)
+                    .collect::<Result<Vec<_>, _>>()?,
+                file_rows
+                    .iter()
+                    .map(file_from_row)
+                    .collect::<Result<Vec<_>, _>>()?,
+            )
+        });
+        let mut snapshots = snapshot_rows;
+        for (snapshot_id, file) in file_rows {
             if let Some(snapshot) = snapshots
                 .iter_mut()
                 .find(|snapshot| snapshot.id == snapshot_id)
             {
-                snapshot.files.push(AttachmentFile {
-                    name: file.try_get("name")?,
-                    extension: file.try_get("extension")?,
-                    url: file.try_get("url")?,
-                });
+                snapshot.files.push(file);
             }
         }
-        let created_at: String = row.try_get("created_at")?;
         Ok(Some(BbsArticle {
             id,
             section: section.to_owned(),
-            writer: row.try_get("writer")?,
+            writer: row.writer,
             snapshots,
-            created_at: parse_time(&created_at)?,
+            created_at: row.created_at,
         }))
     }
 
@@ -356,12 +361,12 @@ impl ArticleStore {
         section: &str,
         id: Uuid,
     ) -> Result<Option<String>, StoreError> {
-        let hash =
-            sqlx::query_scalar("SELECT password_hash FROM articles WHERE id = ? AND section = ?")
-                .bind(id.to_string())
-                .bind(section)
-                .fetch_optional(&self.pool)
-                .await?;
+        let query = "SELECT password_hash FROM articles WHERE id = $1 AND section = $2";
+        let hash = on_pool!(self, |pool| sqlx::query_scalar(query)
+            .bind(id.to_string())
+            .bind(section)
+            .fetch_optional(pool)
+            .await?);
         Ok(hash)
     }
 
@@ -381,55 +386,54 @@ impl ArticleStore {
             files: input.files,
             created_at: now(),
         };
-        let appended = write!(self, |tx| async {
-            let next_seq: Option<i64> = sqlx::query_scalar(
-                "SELECT (SELECT MAX(seq) FROM article_snapshots WHERE article_id = a.id) + 1 \
-                     FROM articles a WHERE a.id = ? AND a.section = ?",
+        // The article's row is read (on PostgreSQL: locked) first, in a
+        // statement of its own, so that the next one, which numbers the
+        // snapshot, sees every snapshot committed before the lock was ours.
+        let lock = format!(
+            "SELECT id FROM articles WHERE id = $1 AND section = $2{}",
+            self.pool.dialect().lock_article
+        );
+        let appended = on_pool!(self, |pool| write!(self, pool, |tx| async {
+            let found: Option<String> = sqlx::query_scalar(&lock)
+                .bind(id.to_string())
+                .bind(section)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if found.is_none() {
+                return Ok::<_, StoreError>(false);
+            }
+            let next_seq: i64 = sqlx::query_scalar(
+                "SELECT COALESCE(MAX(seq), -1) + 1 FROM article_snapshots WHERE article_id = $1",
             )
             .bind(id.to_string())
-            .bind(section)
-            .fetch_optional(&mut *tx)
+            .fetch_one(&mut *tx)
             .await?;
-            let Some(next_seq) = next_seq else {
-                return Ok::<_, StoreError>(false);
-            };
-            insert_snapshot(&mut tx, id, next_seq, &snapshot).await?;
+            insert_snapshot!(tx, id, next_seq, &snapshot)?;
             Ok(true)
-        })?;
+        }))?;
         Ok(appended.then_some(snapshot))
     }
 
     /// Erases the article and its history; `false` when it was not there.
     pub async fn erase(&self, section: &str, id: Uuid) -> Result<bool, StoreError> {
-        write!(self, |tx| async {
-            let done = sqlx::query("DELETE FROM articles WHERE id = ? AND section = ?")
+        on_pool!(self, |pool| write!(self, pool, |tx| async {
+            let done = sqlx::query("DELETE FROM articles WHERE id = $1 AND section = $2")
                 .bind(id.to_string())
                 .bind(section)
                 .execute(&mut *tx)
                 .await?;
             Ok::<_, StoreError>(done.rows_affected() > 0)
-        })
+        }))
     }
 
     /// Every section that has articles, by name.
     pub async fn sections(&self) -> Result<Vec<SectionSummary>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT section, COUNT(*) AS articles, MAX(created_at) AS latest \
-             FROM articles GROUP BY section ORDER BY section",
-        )
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|row| {
-                let articles: i64 = row.try_get("articles")?;
-                let latest: String = row.try_get("latest")?;
-                Ok(SectionSummary {
-                    name: row.try_get("section")?,
-                    articles: u64::try_from(articles).unwrap_or_default(),
-                    latest: parse_time(&latest)?,
-                })
-            })
-            .collect()
+        let query = "SELECT section, COUNT(*) AS articles, MAX(created_at) AS latest \
+                     FROM articles GROUP BY section ORDER BY section";
+        on_pool!(self, |pool| {
+            let rows = sqlx::query(query).fetch_all(pool).await?;
+            rows.iter().map(section_from_row).collect()
+        })
     }
 
     /// One page of the section's articles.
@@ -444,51 +448,47 @@ impl ArticleStore {
         let writer = search.writer.as_deref().map(contains_pattern);
         let title = search.title.as_deref().map(contains_pattern);
         let body = search.body.as_deref().map(contains_pattern);
+        let dialect = self.pool.dialect();
+        let like = dialect.like;
         let filter = format!(
             "FROM articles a JOIN article_snapshots s ON s.article_id = a.id AND {CURRENT_SNAPSHOT} \
-             WHERE a.section = ?1 \
-             AND (?2 IS NULL OR a.writer LIKE ?2 ESCAPE '\\') \
-             AND (?3 IS NULL OR s.title LIKE ?3 ESCAPE '\\') \
-             AND (?4 IS NULL OR s.body LIKE ?4 ESCAPE '\\')"
+             WHERE a.section = $1 \
+             AND ($2 IS NULL OR a.writer {like} $2 ESCAPE '\\') \
+             AND ($3 IS NULL OR s.title {like} $3 ESCAPE '\\') \
+             AND ($4 IS NULL OR s.body {like} $4 ESCAPE '\\')"
         );
-        let mut tx = self.pool.begin().await?;
-        let records: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) {filter}"))
-            .bind(section)
-            .bind(&writer)
-            .bind(&title)
-            .bind(&body)
-            .fetch_one(&mut *tx)
-            .await?;
-        let offset = i64::from(page - 1) * i64::from(limit);
-        let rows = sqlx::query(&format!(
+        let count = format!("SELECT COUNT(*) {filter}");
+        let select = format!(
             "SELECT a.id, a.writer, s.title, a.created_at, s.created_at AS updated_at {filter} \
-             ORDER BY {} LIMIT ?5 OFFSET ?6",
+             ORDER BY {} LIMIT $5 OFFSET $6",
             order_by(request.sort.as_deref().unwrap_or_default())
-        ))
-        .bind(section)
-        .bind(&writer)
-        .bind(&title)
-        .bind(&body)
-        .bind(i64::from(limit))
-        .bind(offset)
-        .fetch_all(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        let data = rows
-            .iter()
-            .map(|row| {
-                let id: String = row.try_get("id")?;
-                let created_at: String = row.try_get("created_at")?;
-                let updated_at: String = row.try_get("updated_at")?;
-                Ok(ArticleSummary {
-                    id: parse_uuid(&id)?,
-                    writer: row.try_get("writer")?,
-                    title: row.try_get("title")?,
-                    created_at: parse_time(&created_at)?,
-                    updated_at: parse_time(&updated_at)?,
-                })
-            })
-            .collect::<Result<Vec<_>, StoreError>>()?;
+        );
+        let offset = i64::from(page - 1) * i64::from(limit);
+        let (records, data) = on_pool!(self, |pool| {
+            let mut tx = pool.begin_with(dialect.begin_read).await?;
+            let records: i64 = sqlx::query_scalar(&count)
+                .bind(section)
+                .bind(&writer)
+                .bind(&title)
+                .bind(&body)
+                .fetch_one(&mut *tx)
+                .await?;
+            let rows = sqlx::query(&select)
+                .bind(section)
+                .bind(&writer)
+                .bind(&title)
+                .bind(&body)
+                .bind(i64::from(limit))
+                .bind(offset)
+                .fetch_all(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            let data = rows
+                .iter()
+                .map(summary_from_row)
+                .collect::<Result<Vec<_>, StoreError>>()?;
+            (records, data)
+        });
         let records = u64::try_from(records).unwrap_or_default();
         Ok(Page {
             data,
@@ -502,50 +502,61 @@ impl ArticleStore {
     }
 }
 
-async fn insert_snapshot(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
-    article_id: Uuid,
-    seq: i64,
-    snapshot: &ArticleSnapshot,
-) -> Result<(), StoreError> {
-    sqlx::query(
-        "INSERT INTO article_snapshots (id, article_id, seq, title, body, format, created_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?)",
-    )
-    .bind(snapshot.id.to_string())
-    .bind(article_id.to_string())
-    .bind(seq)
-    .bind(&snapshot.title)
-    .bind(&snapshot.body)
-    .bind(snapshot.format.as_str())
-    .bind(stamp(snapshot.created_at))
-    .execute(&mut **tx)
-    .await?;
-    for (seq, file) in snapshot.files.iter().enumerate() {
-        sqlx::query("INSERT INTO attachment_files (snapshot_id, seq, name, extension, url) VALUES (?, ?, ?, ?, ?)")
-            .bind(snapshot.id.to_string())
-            .bind(seq as i64)
-            .bind(&file.name)
-            .bind(&file.extension)
-            .bind(&file.url)
-            .execute(&mut **tx)
-            .await?;
-    }
-    Ok(())
+/// An article's own columns.
+struct Article {
+    writer: String,
+    created_at: DateTime<Utc>,
 }
 
-fn snapshot_from_row(row: &SqliteRow) -> Result<ArticleSnapshot, StoreError> {
-    let id: String = row.try_get("id")?;
-    let format: String = row.try_get("format")?;
-    let created_at: String = row.try_get("created_at")?;
+impl Article {
+    fn read(row: &impl Columns) -> Result<Article, StoreError> {
+        Ok(Article {
+            writer: row.text("writer")?,
+            created_at: parse_time(&row.text("created_at")?)?,
+        })
+    }
+}
+
+fn snapshot_from_row(row: &impl Columns) -> Result<ArticleSnapshot, StoreError> {
+    let format = row.text("format")?;
     Ok(ArticleSnapshot {
-        id: parse_uuid(&id)?,
-        title: row.try_get("title")?,
-        body: row.try_get("body")?,
+        id: parse_uuid(&row.text("id")?)?,
+        title: row.text("title")?,
+        body: row.text("body")?,
         format: ArticleFormat::from_stored(&format)
             .ok_or_else(|| StoreError::Corrupt(format!("format {format:?}")))?,
         files: Vec::new(),
-        created_at: parse_time(&created_at)?,
+        created_at: parse_time(&row.text("created_at")?)?,
+    })
+}
+
+/// A file and the snapshot it is attached to.
+fn file_from_row(row: &impl Columns) -> Result<(Uuid, AttachmentFile), StoreError> {
+    Ok((
+        parse_uuid(&row.text("snapshot_id")?)?,
+        AttachmentFile {
+            name: row.optional_text("name")?,
+            extension: row.optional_text("extension")?,
+            url: row.text("url")?,
+        },
+    ))
+}
+
+fn summary_from_row(row: &impl Columns) -> Result<ArticleSummary, StoreError> {
+    Ok(ArticleSummary {
+        id: parse_uuid(&row.text("id")?)?,
+        writer: row.text("writer")?,
+        title: row.text("title")?,
+        created_at: parse_time(&row.text("created_at")?)?,
+        updated_at: parse_time(&row.text("updated_at")?)?,
+    })
+}
+
+fn section_from_row(row: &impl Columns) -> Result<SectionSummary, StoreError> {
+    Ok(SectionSummary {
+        name: row.text("section")?,
+        articles: u64::try_from(row.integer("articles")?).unwrap_or_default(),
+        latest: parse_time(&row.text("latest")?)?,
     })
 }
 

@@ -7,6 +7,7 @@ mod health;
 mod moderation;
 mod openapi;
 mod pages;
+mod postgres;
 mod process;
 mod properties;
 mod routes;

@@ -2,7 +2,7 @@
 
 use std::{net::SocketAddr, time::Duration};
 
-use bbs::ArticleStore;
+use bbs::{ArticleStore, store::Backend};
 use framework::App;
 use serde_json::{Value, json};
 use tempfile::TempDir;
@@ -11,12 +11,70 @@ use tokio::{
     net::TcpStream,
 };
 
-/// An app on a fresh database in a temporary directory.
+/// An app on a fresh SQLite database in a temporary directory.
 pub async fn app() -> (App, TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let store = ArticleStore::open(&database_url(&dir)).await.unwrap();
     (bbs::app(store).unwrap(), dir)
 }
+
+/// A fresh, empty database on one backend; it lasts while this does (a
+/// PostgreSQL database, until the test cluster is removed at exit).
+pub struct TestDatabase {
+    pub url: String,
+    _dir: Option<TempDir>,
+}
+
+impl TestDatabase {
+    pub async fn new(backend: Backend) -> TestDatabase {
+        match backend {
+            Backend::Sqlite => {
+                let dir = tempfile::tempdir().unwrap();
+                TestDatabase {
+                    url: database_url(&dir),
+                    _dir: Some(dir),
+                }
+            }
+            Backend::Postgres => TestDatabase {
+                url: crate::postgres::cluster().create_database().await,
+                _dir: None,
+            },
+        }
+    }
+}
+
+/// An app on a fresh database on `backend`.
+pub async fn app_on(backend: Backend) -> (App, TestDatabase) {
+    let database = TestDatabase::new(backend).await;
+    let store = ArticleStore::open(&database.url).await.unwrap();
+    assert_eq!(store.backend(), backend);
+    (bbs::app(store).unwrap(), database)
+}
+
+/// Runs each named test, an `async fn(Backend)` of the calling module, on
+/// both backends: `on_both_backends!(a, b)` defines the tests `sqlite::a`,
+/// `postgres::a`, `sqlite::b` and `postgres::b`.
+macro_rules! on_both_backends {
+    ($($test:ident),+ $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test]
+                async fn $test() {
+                    super::$test(bbs::store::Backend::Sqlite).await;
+                }
+            )+
+        }
+        mod postgres {
+            $(
+                #[tokio::test]
+                async fn $test() {
+                    super::$test(bbs::store::Backend::Postgres).await;
+                }
+            )+
+        }
+    };
+}
+pub(crate) use on_both_backends;
 
 pub fn database_url(dir: &TempDir) -> String {
     format!("sqlite://{}", dir.path().join("bbs.db").display())
