@@ -556,7 +556,8 @@ fn wrong_verdicts(name: &str, field: &str, verdicts: &Verdicts) -> Vec<String> {
         .filter_map(|(text, valid)| {
             let json = serde_json::json!({ field: text }).to_string();
             let verdict = server_verdict(name, &json);
-            (verdict.is_ok() != valid).then(|| format!("{field} {text:?} (valid: {valid}): {verdict:?}"))
+            (verdict.is_ok() != valid)
+                .then(|| format!("{field} {text:?} (valid: {valid}): {verdict:?}"))
         })
         .collect()
 }
@@ -567,7 +568,10 @@ fn the_server_gives_the_string_corpus_verdicts() {
     let mut wrong = Vec::new();
     for format in framework::schema::Format::ALL {
         let Some(verdicts) = corpus.formats.get(format.name()) else {
-            wrong.push(format!("strings.json has no entry for the format {}", format.name()));
+            wrong.push(format!(
+                "strings.json has no entry for the format {}",
+                format.name()
+            ));
             continue;
         };
         let field = format.name().replace('-', "_");
@@ -625,7 +629,10 @@ async fn the_rust_sdk_reads_server_sent_events() {
         assert_eq!(event.data.note, format!("tick {n}\nof 3"));
     }
     let mut resume = reqwest::header::HeaderMap::new();
-    resume.insert("last-event-id", reqwest::header::HeaderValue::from_static("2"));
+    resume.insert(
+        "last-event-id",
+        reqwest::header::HeaderValue::from_static("2"),
+    );
     let http = reqwest::Client::builder()
         .default_headers(resume)
         .build()
@@ -641,7 +648,11 @@ async fn the_rust_sdk_reads_server_sent_events() {
         .collect()
         .await;
     assert_eq!(rest, [3, 4]);
-    let refused = client.kitchen().ticks().ticks(&TickCount { count: 101 }).await;
+    let refused = client
+        .kitchen()
+        .ticks()
+        .ticks(&TickCount { count: 101 })
+        .await;
     assert!(
         matches!(&refused, Err(Error::Api { status: 400, .. })),
         "{:?}",

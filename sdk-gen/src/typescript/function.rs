@@ -161,7 +161,10 @@ impl TypeScript<'_, '_> {
             Content::Text => "string".to_owned(),
             Content::Bytes => "Uint8Array".to_owned(),
             Content::Events(schema) => {
-                format!("$runtime.EventStream<{}>", self.type_of(schema, Dir::Output))
+                format!(
+                    "$runtime.EventStream<{}>",
+                    self.type_of(schema, Dir::Output)
+                )
             }
         };
         match answer.shape {
