@@ -87,14 +87,18 @@ impl<S> BatchedWrites<S> {
     /// the hold began (the timer wakes the connection then, and the flush
     /// is sent).
     fn still_holding(&mut self, cx: &mut Context<'_>) -> bool {
-        let deadline = Instant::now() + HOLD_AT_MOST;
-        let timer = self
-            .hold_timer
-            .get_or_insert_with(|| Box::pin(tokio::time::sleep_until(deadline)));
         if !self.hold_armed {
-            timer.as_mut().reset(deadline);
+            // Once per held batch, not per flush.
+            let deadline = Instant::now() + HOLD_AT_MOST;
+            match &mut self.hold_timer {
+                Some(timer) => timer.as_mut().reset(deadline),
+                None => self.hold_timer = Some(Box::pin(tokio::time::sleep_until(deadline))),
+            }
             self.hold_armed = true;
         }
+        let Some(timer) = &mut self.hold_timer else {
+            return false;
+        };
         if timer.as_mut().poll(cx).is_pending() {
             return true;
         }
