@@ -121,7 +121,15 @@ impl<S: AsyncWrite + Unpin> BatchedWrites<S> {
         }
         self.held.clear();
         self.sent = 0;
-        self.hold_armed = false;
+        if self.hold_armed {
+            self.hold_armed = false;
+            // Pushed far away rather than left to wake the connection for
+            // nothing a millisecond from now.
+            if let Some(timer) = &mut self.hold_timer {
+                let far = timer.deadline() + Duration::from_secs(3600);
+                timer.as_mut().reset(far);
+            }
+        }
         Poll::Ready(Ok(()))
     }
 }
