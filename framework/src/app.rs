@@ -445,7 +445,7 @@ impl App {
 
     /// Routes a request and starts its handler, whose future is the
     /// request's: nothing of the framework's is boxed around it.
-    fn dispatch<B>(&self, request: http::Request<B>) -> ResponseFuture
+    pub(crate) fn dispatch<B>(&self, request: http::Request<B>) -> ResponseFuture
     where
         B: http_body::Body + Send + 'static,
         B::Data: Send,

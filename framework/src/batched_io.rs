@@ -8,29 +8,28 @@
 //! and the flush is held back only while more input has just arrived (the
 //! next pipelined requests may already be in hyper's buffer). Held bytes go
 //! out as soon as a read finds nothing more to read, when the connection
-//! shuts down, when they pass [`HELD_LIMIT`], or after [`HOLD_AT_MOST`]
-//! (hyper does not read the next pipelined request while a streamed answer,
-//! such as server-sent events, is still going): every pipelined batch is
+//! shuts down, when they pass [`HELD_LIMIT`], or at the next flush once the
+//! connection's future finds hyper waiting without having read (a handler
+//! still running, or a streamed answer such as server-sent events, which
+//! hyper finishes before it reads the next pipelined request; see
+//! [`Connection`](crate::connection::Connection)): every pipelined batch is
 //! one write, and no answer is lost or stalled.
 //!
 //! HTTP/2 connections (recognized by their preface) are passed through.
 
 use std::{
-    future::Future,
     io,
     pin::Pin,
+    sync::Arc,
     task::{Context, Poll, ready},
-    time::Duration,
 };
 
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use tokio::time::{Instant, Sleep};
+
+use crate::connection::ConnectionState;
 
 /// Bytes held back before they are written anyway.
 pub(crate) const HELD_LIMIT: usize = 64 * 1024;
-
-/// How long a flush may be held waiting for the next read.
-pub(crate) const HOLD_AT_MOST: Duration = Duration::from_millis(1);
 
 /// The HTTP/2 connection preface's first bytes.
 const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0";
@@ -50,14 +49,13 @@ pub(crate) struct BatchedWrites<S> {
     batching: bool,
     /// Whether the first bytes were seen (to recognize HTTP/2).
     sniffed: bool,
-    /// Ends a hold that no read releases; armed while bytes are held.
-    hold_timer: Option<Pin<Box<Sleep>>>,
-    /// Whether `hold_timer` is set for the current hold.
-    hold_armed: bool,
+    /// Shared with the connection's future, which asks for held answers
+    /// when hyper stops without reading.
+    state: Arc<ConnectionState>,
 }
 
 impl<S> BatchedWrites<S> {
-    pub(crate) fn new(inner: S) -> Self {
+    pub(crate) fn new(inner: S, state: Arc<ConnectionState>) -> Self {
         BatchedWrites {
             inner,
             held: Vec::new(),
@@ -65,8 +63,7 @@ impl<S> BatchedWrites<S> {
             input_pending: false,
             batching: true,
             sniffed: false,
-            hold_timer: None,
-            hold_armed: false,
+            state,
         }
     }
 
@@ -77,40 +74,18 @@ impl<S> BatchedWrites<S> {
             let length = first.len().min(H2_PREFACE.len());
             if first[..length] == H2_PREFACE[..length] {
                 self.batching = false;
+                self.state.set_multiplexed();
             }
         }
-    }
-}
-
-impl<S> BatchedWrites<S> {
-    /// Whether a held flush may wait longer: until [`HOLD_AT_MOST`] after
-    /// the hold began (the timer wakes the connection then, and the flush
-    /// is sent).
-    fn still_holding(&mut self, cx: &mut Context<'_>) -> bool {
-        if !self.hold_armed {
-            // Once per held batch, not per flush.
-            let deadline = Instant::now() + HOLD_AT_MOST;
-            match &mut self.hold_timer {
-                Some(timer) => timer.as_mut().reset(deadline),
-                None => self.hold_timer = Some(Box::pin(tokio::time::sleep_until(deadline))),
-            }
-            self.hold_armed = true;
-        }
-        let Some(timer) = &mut self.hold_timer else {
-            return false;
-        };
-        if timer.as_mut().poll(cx).is_pending() {
-            return true;
-        }
-        // Held too long: nothing is reading the next request.
-        self.input_pending = false;
-        false
     }
 }
 
 impl<S: AsyncWrite + Unpin> BatchedWrites<S> {
     /// Sends every held byte.
     fn poll_send_held(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        // No longer held for a read: if the socket is full, its readiness
+        // wakes the connection.
+        self.state.clear_hold();
         while self.sent < self.held.len() {
             let written =
                 ready!(Pin::new(&mut self.inner).poll_write(cx, &self.held[self.sent..]))?;
@@ -121,15 +96,6 @@ impl<S: AsyncWrite + Unpin> BatchedWrites<S> {
         }
         self.held.clear();
         self.sent = 0;
-        if self.hold_armed {
-            self.hold_armed = false;
-            // Pushed far away rather than left to wake the connection for
-            // nothing a millisecond from now.
-            if let Some(timer) = &mut self.hold_timer {
-                let far = timer.deadline() + Duration::from_secs(3600);
-                timer.as_mut().reset(far);
-            }
-        }
         Poll::Ready(Ok(()))
     }
 }
@@ -211,9 +177,16 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for BatchedWrites<S> {
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();
-        if this.batching && this.input_pending && this.still_holding(cx) {
-            // The next read sends it, or finds the next pipelined request.
-            return Poll::Ready(Ok(()));
+        if this.batching && this.input_pending {
+            if !this.state.take_release() {
+                // The next read sends it, or finds the next pipelined
+                // request.
+                this.state.hold();
+                return Poll::Ready(Ok(()));
+            }
+            // hyper waited without reading: until a read brings more, what
+            // is written now goes out at once.
+            this.input_pending = false;
         }
         ready!(this.poll_send_held(cx))?;
         Pin::new(&mut this.inner).poll_flush(cx)
@@ -235,7 +208,7 @@ mod tests {
     #[tokio::test]
     async fn holds_answers_while_input_arrives_and_sends_them_at_the_next_empty_read() {
         let (client, server) = duplex(1024);
-        let mut server = BatchedWrites::new(server);
+        let mut server = BatchedWrites::new(server, Arc::default());
         let (mut client_read, mut client_write) = tokio::io::split(client);
         client_write
             .write_all(b"GET / HTTP/1.1\r\n\r\n")
@@ -267,7 +240,7 @@ mod tests {
     #[tokio::test]
     async fn shutdown_sends_what_is_held() {
         let (mut client, server) = duplex(1024);
-        let mut server = BatchedWrites::new(server);
+        let mut server = BatchedWrites::new(server, Arc::default());
         client.write_all(b"BAD\r\n").await.unwrap();
         let mut buf = [0u8; 16];
         assert_eq!(server.read(&mut buf).await.unwrap(), 5);
@@ -286,7 +259,7 @@ mod tests {
     #[tokio::test]
     async fn http2_is_passed_through() {
         let (mut client, server) = duplex(1024);
-        let mut server = BatchedWrites::new(server);
+        let mut server = BatchedWrites::new(server, Arc::default());
         client
             .write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
             .await

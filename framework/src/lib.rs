@@ -88,6 +88,8 @@ mod app;
 mod batched_io;
 mod body;
 pub mod cli;
+mod connection;
+mod counted;
 mod dispatch;
 mod dto;
 mod error;
@@ -106,7 +108,6 @@ mod security;
 mod server;
 mod shutdown;
 mod test_client;
-mod timer;
 
 pub use app::{App, AppBuilder, BoxError, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT};
 pub use body::{Body, Response};

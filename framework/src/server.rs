@@ -1,23 +1,29 @@
 //! Serving over TCP with hyper: HTTP/1.1 (keep-alive, pipelining) and
 //! HTTP/2 (prior knowledge), safe limits, graceful shutdown.
 
-use std::{future::Future, io, net::SocketAddr, sync::Arc, time::Duration};
+use std::{future::Future, io, net::SocketAddr, pin::Pin, sync::Arc, time::Duration};
 
 use hyper::body::Incoming;
 use hyper_util::{
     rt::{TokioExecutor, TokioIo, TokioTimer},
-    server::{conn::auto, graceful::GracefulShutdown},
+    server::{
+        conn::auto,
+        graceful::{GracefulShutdown, Watcher},
+    },
     service::TowerToHyperService,
 };
 use prometheus_client::metrics::gauge::Gauge;
 use tokio::{
-    net::{TcpListener, ToSocketAddrs},
+    net::{TcpListener, TcpStream, ToSocketAddrs},
     sync::Semaphore,
 };
 
-use crate::app::{App, BoxError};
-use crate::batched_io::BatchedWrites;
-use crate::timer::LazyTimer;
+use crate::{
+    app::{App, BoxError},
+    batched_io::BatchedWrites,
+    connection::{Connection, ConnectionState, Ended, Served},
+    counted::{AppService, CountedService},
+};
 
 /// How long a client may take to send a request's head unless configured.
 pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
@@ -211,17 +217,31 @@ impl Server {
         B::Error: Into<BoxError>,
         F: Future<Output = ()> + Send,
     {
+        let builder = Arc::new(self.connection_builder());
         // The served service is an `App` unless it is layered: then the
-        // app's signal and gauges come from `for_app`.
-        if let Some(app) = (&service as &dyn std::any::Any).downcast_ref::<App>() {
-            self.add_app(app);
-        }
+        // app's signal and gauges come from `for_app`. An app is served
+        // without a tower adapter, by code compiled once in this crate.
+        let connections = match (&service as &dyn std::any::Any).downcast_ref::<App>() {
+            Some(app) => {
+                self.add_app(app);
+                app_connections(app.clone(), builder)
+            }
+            None => service_connections(service, builder),
+        };
+        self.accept_until(connections, Box::pin(signal)).await
+    }
+
+    /// Accepts connections and serves each until `signal`, then shuts down.
+    async fn accept_until(
+        mut self,
+        serve: ServeConnection,
+        signal: Pin<Box<dyn Future<Output = ()> + Send + '_>>,
+    ) -> io::Result<()> {
         let connections: Arc<[Gauge]> = self
             .apps
             .iter()
             .filter_map(App::connections_gauge)
             .collect();
-        let builder = Arc::new(self.connection_builder());
         let graceful = GracefulShutdown::new();
         let permits = Arc::new(Semaphore::new(self.max_connections));
         let apps = std::mem::take(&mut self.apps);
@@ -261,15 +281,20 @@ impl Server {
             if let Err(err) = stream.set_nodelay(true) {
                 tracing::debug!(%peer, %err, "could not set TCP_NODELAY");
             }
-            let builder = Arc::clone(&builder);
-            let service = TowerToHyperService::new(service.clone());
-            let watcher = graceful.watcher();
+            let state = Arc::new(ConnectionState::default());
+            let io = TokioIo::new(BatchedWrites::new(stream, Arc::clone(&state)));
+            let served = serve(io, Arc::clone(&state), graceful.watcher());
+            let connection = Connection::new(served, state, self.header_read_timeout);
             let open = OpenConnection::new(Arc::clone(&connections));
             tokio::spawn(async move {
-                let io = TokioIo::new(BatchedWrites::new(stream));
-                let connection = builder.serve_connection(io, service);
-                if let Err(err) = watcher.watch(connection).await {
-                    tracing::debug!(%peer, %err, "connection ended with an error");
+                match connection.await {
+                    Ended::Served(Ok(())) => {}
+                    Ended::Served(Err(err)) => {
+                        tracing::debug!(%peer, %err, "connection ended with an error");
+                    }
+                    Ended::HeadTimedOut => {
+                        tracing::debug!(%peer, "no request head within the header-read timeout");
+                    }
                 }
                 drop(open);
                 drop(permit);
@@ -288,11 +313,9 @@ impl Server {
 
     fn connection_builder(&self) -> auto::Builder<TokioExecutor> {
         let mut builder = auto::Builder::new(TokioExecutor::new());
-        builder
-            .http1()
-            .timer(LazyTimer)
-            .header_read_timeout(self.header_read_timeout)
-            .keep_alive(true);
+        // The header-read timeout is the server's own (`Connection`):
+        // hyper's allocates and registers a timer for every request head.
+        builder.http1().header_read_timeout(None).keep_alive(true);
         // Pipelined answers are batched into one write by `BatchedWrites`,
         // not by hyper's `pipeline_flush`, which in crates.io's hyper drops
         // the answer to a malformed request (see `batched_io.rs`).
@@ -305,6 +328,45 @@ impl Server {
         builder.http2().timer(TokioTimer::new());
         builder
     }
+}
+
+/// The IO of an accepted connection.
+type ConnectionIo = TokioIo<BatchedWrites<TcpStream>>;
+
+/// Serves one accepted connection until it ends: hyper's connection for the
+/// app or service, watched for graceful shutdown.
+type ServeConnection = Box<dyn Fn(ConnectionIo, Arc<ConnectionState>, Watcher) -> Served + Send>;
+
+/// Connections to an [`App`], served without a tower adapter.
+fn app_connections(app: App, builder: Arc<auto::Builder<TokioExecutor>>) -> ServeConnection {
+    Box::new(move |io, state, watcher| {
+        let service = AppService::new(app.clone(), state);
+        let builder = Arc::clone(&builder);
+        Box::pin(async move { watcher.watch(builder.serve_connection(io, service)).await })
+    })
+}
+
+/// Connections to any other tower service (an app wrapped in layers).
+fn service_connections<S, B>(
+    service: S,
+    builder: Arc<auto::Builder<TokioExecutor>>,
+) -> ServeConnection
+where
+    S: tower_service::Service<http::Request<Incoming>, Response = http::Response<B>>
+        + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+    S::Error: Into<BoxError>,
+    B: http_body::Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<BoxError>,
+{
+    Box::new(move |io, state, watcher| {
+        let service = CountedService::new(TowerToHyperService::new(service.clone()), state);
+        let builder = Arc::clone(&builder);
+        Box::pin(async move { watcher.watch(builder.serve_connection(io, service)).await })
+    })
 }
 
 /// Counts one connection in the apps' open-connections gauges while it

@@ -208,6 +208,103 @@ async fn a_slow_request_head_is_cut_off() {
 }
 
 #[tokio::test]
+async fn a_request_head_trickling_in_is_cut_off_at_the_timeout() {
+    let server = start(|s| s.header_read_timeout(Duration::from_millis(300))).await;
+    let stream = TcpStream::connect(server.addr).await.unwrap();
+    let (mut read, mut write) = stream.into_split();
+    // A byte every 20 ms: each read brings something, the head never ends
+    // in time (it would take about 2 s).
+    let trickle = tokio::spawn(async move {
+        let head = format!(
+            "GET /sleep/0 HTTP/1.1\r\nhost: x\r\nx-pad: {}\r\n\r\n",
+            "a".repeat(64)
+        );
+        for byte in head.bytes() {
+            if write.write_all(&[byte]).await.is_err() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    });
+    let started = std::time::Instant::now();
+    let mut answer = Vec::new();
+    let closed = tokio::time::timeout(Duration::from_secs(5), read.read_to_end(&mut answer)).await;
+    let waited = started.elapsed();
+    assert!(closed.is_ok(), "the connection was not closed");
+    assert!(answer.is_empty(), "{:?}", String::from_utf8_lossy(&answer));
+    assert!(
+        waited >= Duration::from_millis(290) && waited < Duration::from_secs(1),
+        "closed after {waited:?}"
+    );
+    trickle.abort();
+}
+
+#[tokio::test]
+async fn a_slow_handler_is_not_cut_off_and_the_idle_wait_after_it_is() {
+    let server = start(|s| s.header_read_timeout(Duration::from_millis(300))).await;
+    slow_answer_then_idle_close(server.addr).await;
+}
+
+#[tokio::test]
+async fn a_layered_app_gets_the_same_header_read_timeout() {
+    let app = App::builder().controller(Timing).build().unwrap();
+    let layered = tower::ServiceBuilder::new()
+        .layer(tower_http::cors::CorsLayer::permissive())
+        .service(app.clone());
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let server = Server::from_listener(listener)
+        .header_read_timeout(Duration::from_millis(300))
+        .for_app(&app);
+    let addr = server.local_addr().unwrap();
+    let task = tokio::spawn(server.serve_with_shutdown(layered, std::future::pending()));
+    slow_answer_then_idle_close(addr).await;
+    task.abort();
+}
+
+/// A handler running longer than the header-read timeout answers; the
+/// connection is then closed once it has waited the timeout for the next
+/// head.
+async fn slow_answer_then_idle_close(addr: SocketAddr) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    stream
+        .write_all(b"GET /sleep/900 HTTP/1.1\r\nhost: x\r\n\r\n")
+        .await
+        .unwrap();
+    assert_eq!(
+        read_responses(&mut stream, 1).await[0],
+        (200, "900".to_owned())
+    );
+    let answered = std::time::Instant::now();
+    let mut rest = Vec::new();
+    let closed = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut rest)).await;
+    let waited = answered.elapsed();
+    assert!(closed.is_ok(), "the idle connection was not closed");
+    assert!(
+        waited >= Duration::from_millis(250) && waited < Duration::from_secs(1),
+        "closed {waited:?} after the answer"
+    );
+}
+
+#[tokio::test]
+async fn an_answer_is_not_held_behind_a_slow_pipelined_request() {
+    let server = start(|s| s).await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    stream
+        .write_all(
+            b"GET /sleep/0 HTTP/1.1\r\nhost: x\r\n\r\nGET /sleep/1500 HTTP/1.1\r\nhost: x\r\n\r\n",
+        )
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    assert_eq!(
+        read_responses(&mut stream, 1).await[0],
+        (200, "0".to_owned())
+    );
+    let waited = started.elapsed();
+    assert!(waited < Duration::from_millis(700), "held for {waited:?}");
+}
+
+#[tokio::test]
 async fn an_oversized_body_is_refused_before_it_is_sent() {
     let server = start(|s| s).await;
     let mut stream = TcpStream::connect(server.addr).await.unwrap();

@@ -95,6 +95,10 @@ struct Served {
 }
 
 async fn serve() -> Served {
+    serve_with(|server| server).await
+}
+
+async fn serve_with(configure: impl FnOnce(Server) -> Server) -> Served {
     let (notes, _) = broadcast::channel(16);
     let pulled = Arc::new(AtomicUsize::new(0));
     let app = App::builder()
@@ -105,7 +109,8 @@ async fn serve() -> Served {
         .build()
         .unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let server = Server::from_listener(listener).shutdown_timeout(Duration::from_secs(20));
+    let server =
+        configure(Server::from_listener(listener).shutdown_timeout(Duration::from_secs(20)));
     let addr = server.local_addr().unwrap();
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(server.serve_with_shutdown(app.clone(), async {
@@ -340,8 +345,9 @@ async fn the_route_documents_an_event_stream_of_its_event_type() {
 
 /// `BatchedWrites` holds flushes while the last read brought input; a
 /// request pipelined behind an event stream stays unparsed in hyper's
-/// buffer, so no read comes to release them: the hold ends after
-/// `HOLD_AT_MOST` instead, and the stream's head and events flow.
+/// buffer, so no read comes to release them: the connection's future
+/// releases them when hyper waits for the stream, and the stream's head
+/// and events flow.
 #[tokio::test]
 async fn events_flow_with_a_request_pipelined_behind_the_stream() {
     let served = serve().await;
@@ -362,6 +368,29 @@ async fn events_flow_with_a_request_pipelined_behind_the_stream() {
         })
         .unwrap();
     read_until(&mut stream, &mut raw, "\"piped\"", Duration::from_secs(2)).await;
+}
+
+/// A stream is an answer in progress, however long it stays silent: the
+/// header-read timeout counts only while no request is being answered.
+#[tokio::test]
+async fn a_silent_stream_outlives_the_header_read_timeout() {
+    let served = serve_with(|server| server.header_read_timeout(Duration::from_millis(200))).await;
+    let mut stream = TcpStream::connect(served.addr).await.unwrap();
+    stream
+        .write_all(b"GET /events/live HTTP/1.1\r\nhost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let mut raw = Vec::new();
+    read_until(&mut stream, &mut raw, "\r\n\r\n", Duration::from_secs(2)).await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    served
+        .notes
+        .send(Note {
+            seq: 1,
+            text: "late".to_owned(),
+        })
+        .unwrap();
+    read_until(&mut stream, &mut raw, "\"late\"", Duration::from_secs(2)).await;
 }
 
 #[tokio::test]
