@@ -454,6 +454,7 @@ impl App {
         let (parts, body) = request.into_parts();
         let head = parts.method == http::Method::HEAD;
         let (index, path_values) = match self.inner.router.lookup(&parts.method, parts.uri.path()) {
+            Lookup::Found { endpoint, params } if params.is_empty() => (endpoint, Vec::new()),
             Lookup::Found { endpoint, params } => match decode_path_values(&params) {
                 Ok(values) => (endpoint, values),
                 Err(err) => return self.refused(Some(endpoint), &parts, err.into_response()),
@@ -490,9 +491,7 @@ impl App {
                 .boxed_unsync()
         });
         let cx = RequestContext::new(parts, body, path_values, Arc::clone(&self.inner.shared));
-        ResponseFuture::start(endpoint.meta, span, || (endpoint.call)(cx))
-            .for_head(head)
-            .observed(observed)
+        ResponseFuture::start(endpoint.meta, head, span, observed, || (endpoint.call)(cx))
     }
 
     /// Answers a request that no handler runs for: no route, a method the
@@ -510,9 +509,7 @@ impl App {
             .metrics
             .as_ref()
             .map(|metrics| metrics.start(endpoint, head));
-        ResponseFuture::ready(response)
-            .in_span(request_span(parts, operation))
-            .observed(observed)
+        ResponseFuture::ready(response, request_span(parts, operation), observed)
     }
 
     /// Whether `other` is a clone of this app.
@@ -531,15 +528,25 @@ impl App {
 }
 
 /// The span a request is answered in: method, path, operation id (empty
-/// when no route matched) and, once answered, status.
-fn request_span(parts: &http::request::Parts, operation: &str) -> tracing::Span {
-    tracing::info_span!(
+/// when no route matched) and, once answered, status. `None` when no
+/// subscriber wants it: without a subscriber at `INFO` this is one load of
+/// tracing's global level filter, and no span is made at all (not even the
+/// disabled span that tracing's `log` feature would report to `log`).
+fn request_span(parts: &http::request::Parts, operation: &str) -> Option<tracing::Span> {
+    use tracing::{Level, level_filters::LevelFilter};
+    if tracing::level_filters::STATIC_MAX_LEVEL < Level::INFO
+        || LevelFilter::current() < Level::INFO
+    {
+        return None;
+    }
+    let span = tracing::info_span!(
         "request",
         method = %parts.method,
         path = parts.uri.path(),
         operation,
         status = tracing::field::Empty,
-    )
+    );
+    (!span.is_disabled()).then_some(span)
 }
 
 /// `204` to `OPTIONS`, with the methods the path allows.

@@ -25,8 +25,9 @@ pub struct ResponseFuture {
     state: State,
     /// Answering `HEAD`: the body is left out, its length kept.
     head: bool,
-    /// The request's span (disabled when no subscriber wants it).
-    span: tracing::Span,
+    /// The request's span; `None` when no subscriber wants it, so that a
+    /// request without tracing costs no span work at all.
+    span: Option<tracing::Span>,
     /// Counting for metrics; `None` when the app has none.
     observed: Option<Observed>,
 }
@@ -40,51 +41,46 @@ enum State {
 }
 
 impl ResponseFuture {
-    pub(crate) fn ready(response: Response) -> Self {
+    /// An answer known at once (no handler runs).
+    pub(crate) fn ready(
+        response: Response,
+        span: Option<tracing::Span>,
+        observed: Option<Observed>,
+    ) -> Self {
         ResponseFuture {
             state: State::Ready(Some(response)),
             head: false,
-            span: tracing::Span::none(),
-            observed: None,
+            span,
+            observed,
         }
     }
 
-    /// Polls in `span` and records the status on it.
-    pub(crate) fn in_span(mut self, span: tracing::Span) -> Self {
-        self.span = span;
-        self
-    }
-
-    /// Counts the answer (status class, latency) when it is ready.
-    pub(crate) fn observed(mut self, observed: Option<Observed>) -> Self {
-        self.observed = observed;
-        self
-    }
-
-    /// Answers without the body, as `HEAD` wants.
-    pub(crate) fn for_head(mut self, head: bool) -> Self {
-        self.head = head;
-        self
-    }
-
-    /// Runs `start` (which may panic, as extractors run in it) and then the
-    /// future it returns.
+    /// Runs `start` (which may panic, as extractors run in it) in the
+    /// request's span, and then the future it returns; answers without the
+    /// body when `head`.
     pub(crate) fn start(
         meta: &'static RouteMeta,
-        span: tracing::Span,
+        head: bool,
+        span: Option<tracing::Span>,
+        observed: Option<Observed>,
         start: impl FnOnce() -> BoxFuture<Response>,
     ) -> Self {
-        let started = span.in_scope(|| catch_unwind(AssertUnwindSafe(start)));
-        match started {
-            Ok(future) => ResponseFuture {
-                state: State::Running { future, meta },
-                head: false,
-                span,
-                observed: None,
-            },
+        let started = match &span {
+            Some(span) => span.in_scope(|| catch_unwind(AssertUnwindSafe(start))),
+            None => catch_unwind(AssertUnwindSafe(start)),
+        };
+        let state = match started {
+            Ok(future) => State::Running { future, meta },
             Err(panic) => {
-                ResponseFuture::ready(span.in_scope(|| panicked(meta, &*panic))).in_span(span)
+                let _entered = span.as_ref().map(tracing::Span::enter);
+                State::Ready(Some(panicked(meta, &*panic)))
             }
+        };
+        ResponseFuture {
+            state,
+            head,
+            span,
+            observed,
         }
     }
 }
@@ -100,16 +96,21 @@ impl Future for ResponseFuture {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Response> {
         let this = self.get_mut();
-        let head = this.head;
-        let entered = this.span.enter();
-        let response = std::task::ready!(this.state.poll_answer(cx));
-        drop(entered);
+        let response = match &this.span {
+            Some(span) => {
+                let _entered = span.enter();
+                std::task::ready!(this.state.poll_answer(cx))
+            }
+            None => std::task::ready!(this.state.poll_answer(cx)),
+        };
         let status = response.status();
-        this.span.record("status", status.as_u16());
+        if let Some(span) = &this.span {
+            span.record("status", status.as_u16());
+        }
         if let Some(observed) = &this.observed {
             observed.finish(status);
         }
-        Poll::Ready(if head {
+        Poll::Ready(if this.head {
             without_body(response)
         } else {
             response
