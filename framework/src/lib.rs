@@ -112,7 +112,9 @@ mod test_client;
 pub use app::{App, AppBuilder, BoxError, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT};
 pub use body::{Body, Response};
 pub use dispatch::ResponseFuture;
-pub use dto::{Dto, MAX_JSON_DEPTH, Random, Validate, from_json, random_value};
+pub use dto::{
+    Dto, JsonError, MAX_JSON_DEPTH, Random, Validate, WriteJson, from_json, random_value,
+};
 pub use error::{ApiError, PROBLEM_JSON, Problem, ValidationIssue};
 pub use extractor::{
     Bearer, BodyStream, ContentKind, Cookies, FileRequest, FromRequest, FromRequestParts,
@@ -208,7 +210,7 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::dto::check as tags;
-    pub use crate::dto::{nullable, present, run_check};
+    pub use crate::dto::{nullable, present, run_check, write_null, write_serde, write_str};
     pub use crate::extractor::{ViaBody, ViaParts, path_param, path_param_refused};
     pub use crate::refusals::Refusals;
     pub use crate::request::RequestContext;

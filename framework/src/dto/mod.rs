@@ -11,12 +11,16 @@ mod property;
 mod random;
 mod report;
 mod shape;
+mod write_json;
 
 pub use broken::{Broken, broken_variants};
 pub use decode::from_json;
 pub use fuzz::{fuzz_json, fuzz_query};
 pub use property::{check_broken_values, check_first_draw, check_random_value};
 pub use random::{Draw, Random, draw_value, random_value};
+pub use write_json::{JsonError, WriteJson};
+#[doc(hidden)]
+pub use write_json::{write_null, write_serde, write_str};
 
 pub use decode::MAX_JSON_DEPTH;
 #[doc(hidden)]
@@ -77,9 +81,12 @@ pub trait Validate {
     label = "declare it with `#[dto]`",
     note = "`#[dto]` on a struct or enum gives it serde, a schema and validation from one declaration"
 )]
-pub trait Dto: Serialize + DeserializeOwned + Validate + ToSchema + Send + 'static {}
+pub trait Dto:
+    Serialize + DeserializeOwned + Validate + ToSchema + WriteJson + Send + 'static
+{
+}
 
-impl<T: Serialize + DeserializeOwned + Validate + ToSchema + Send + 'static> Dto for T {}
+impl<T: Serialize + DeserializeOwned + Validate + ToSchema + WriteJson + Send + 'static> Dto for T {}
 
 macro_rules! always_valid {
     ($($ty:ty),*) => {$(

@@ -3,11 +3,11 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use http::{HeaderValue, StatusCode, header};
-use serde::Serialize;
 
 use super::{ContentManifest, IntoResponse, ResponseManifest};
 use crate::{
     body::{Body, Response},
+    dto::WriteJson,
     error::ApiError,
     extractor::ContentKind,
     schema::{Registry, ToSchema},
@@ -31,7 +31,7 @@ const JSON: &str = "application/json";
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Json<T>(pub T);
 
-impl<T: Serialize + ToSchema> IntoResponse for Json<T> {
+impl<T: WriteJson + ToSchema> IntoResponse for Json<T> {
     fn describe(status: u16, registry: &mut Registry) -> Vec<ResponseManifest> {
         describe_json::<T>(status, registry)
     }
@@ -56,10 +56,11 @@ pub fn describe_json<T: ToSchema + ?Sized>(
     ]
 }
 
-/// A JSON answer with `status`.
+/// A JSON answer with `status`, written by the value's [`WriteJson`] (the
+/// bytes serde_json would write) into a buffer sized once.
 #[doc(hidden)]
-pub fn json_response<T: Serialize + ?Sized>(value: &T, status: StatusCode) -> Response {
-    match serde_json::to_vec(value) {
+pub fn json_response<T: WriteJson + ?Sized>(value: &T, status: StatusCode) -> Response {
+    match value.to_json() {
         Ok(bytes) => {
             let mut response = http::Response::new(Body::from(bytes));
             *response.status_mut() = status;
@@ -89,11 +90,11 @@ macro_rules! json_answers {
 }
 
 json_answers! {
-    impl[T: Serialize + ToSchema] Vec<T>;
-    impl[T: Serialize + ToSchema] VecDeque<T>;
-    impl[T: Serialize + ToSchema] Option<T>;
-    impl[V: Serialize + ToSchema, S] HashMap<String, V, S>;
-    impl[V: Serialize + ToSchema] BTreeMap<String, V>;
+    impl[T: WriteJson + ToSchema] Vec<T>;
+    impl[T: WriteJson + ToSchema] VecDeque<T>;
+    impl[T: WriteJson + ToSchema] Option<T>;
+    impl[V: WriteJson + ToSchema, S] HashMap<String, V, S>;
+    impl[V: WriteJson + ToSchema] BTreeMap<String, V>;
     impl[] serde_json::Value;
     impl[] bool;
     impl[] u8; impl[] u16; impl[] u32; impl[] u64; impl[] usize;

@@ -75,7 +75,7 @@ pub(crate) struct FieldInfo {
     pub(crate) serde_default: Option<Option<syn::ExprPath>>,
     pub(crate) skip: bool,
     /// `#[serde(skip_serializing_if = "...")]`.
-    pub(crate) skip_serializing_if: bool,
+    pub(crate) skip_serializing_if: Option<syn::ExprPath>,
     pub(crate) doc: String,
 }
 
@@ -201,7 +201,7 @@ impl FieldInfo {
         let wire = &self.wire;
         let schema = self.schema();
         let required = !self.optional && self.serde_default.is_none();
-        let always_present = !self.optional && !self.skip_serializing_if;
+        let always_present = !self.optional && self.skip_serializing_if.is_none();
         let description = &self.doc;
         let schema_ty = self.schema_ty();
         let json = quote!(::framework::__private::serde_json);

@@ -6,6 +6,7 @@ pub(crate) mod field;
 mod serde_attrs;
 mod serde_impl;
 pub(crate) mod tags;
+mod write_json;
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -66,7 +67,7 @@ fn expand_inner(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream
     let doc = docs::doc_text(&input.attrs);
 
     let shape = serde_impl::shape(&input.data, &container);
-    let (is_valid, kind) = match &mut input.data {
+    let (is_valid, kind, writer) = match &mut input.data {
         Data::Struct(data) => struct_parts(&mut data.fields, &container, strict)?,
         Data::Enum(data) => enum_parts(data, &container, strict)?,
         Data::Union(data) => {
@@ -140,6 +141,28 @@ fn expand_inner(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream
             }
         }
     };
+    let write_impl = {
+        let generics = with_bound(&input.generics, quote!(::framework::WriteJson));
+        let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+        let write_json::Writer { write, len } = writer;
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics ::framework::WriteJson for #name #ty_generics #where_clause {
+                #[inline]
+                fn write_json(
+                    &self,
+                    __out: &mut ::framework::__private::Vec<u8>,
+                ) -> ::core::result::Result<(), ::framework::JsonError> {
+                    #write
+                }
+
+                #[inline]
+                fn json_len(&self) -> usize {
+                    #len
+                }
+            }
+        }
+    };
     let answer_impl = answer_impl(&name, &input.generics);
     let deny =
         (strict && !container.deny_unknown_fields).then(|| quote!(#[serde(deny_unknown_fields)]));
@@ -153,6 +176,7 @@ fn expand_inner(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream
         #input
         #validate_impl
         #schema_impl
+        #write_impl
         #answer_impl
         #serde_impls
     })
@@ -167,7 +191,7 @@ fn answer_impl(name: &Ident, generics: &Generics) -> TokenStream {
         .map(|clause| clause.predicates.iter().map(|p| quote!(#p)).collect())
         .unwrap_or_default();
     predicates.push(quote!(
-        Self: ::framework::__private::serde::Serialize + ::framework::__private::ToSchema + 'static
+        Self: ::framework::WriteJson + ::framework::__private::ToSchema + 'static
     ));
     quote! {
         #[automatically_derived]
@@ -293,7 +317,7 @@ fn struct_parts(
     fields: &mut Fields,
     container: &ContainerAttrs,
     strict: bool,
-) -> syn::Result<(TokenStream, Kind)> {
+) -> syn::Result<(TokenStream, Kind, write_json::Writer)> {
     if container.tag.is_some() || container.untagged {
         return Err(syn::Error::new(
             proc_macro2::Span::call_site(),
@@ -320,6 +344,7 @@ fn struct_parts(
             Ok((
                 is_valid,
                 Kind::Named(quote!(::framework::__private::TypeKind::Object(#object))),
+                write_json::for_struct(&infos),
             ))
         }
         Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
@@ -327,7 +352,11 @@ fn struct_parts(
             let info = &infos[0];
             let check = info.check(&quote!(__value));
             let is_valid = quote! {({ let __value = &self.0; #check })};
-            Ok((is_valid, Kind::Transparent(info.schema())))
+            Ok((
+                is_valid,
+                Kind::Transparent(info.schema()),
+                write_json::for_newtype(),
+            ))
         }
         other => Err(syn::Error::new_spanned(
             other,
@@ -340,7 +369,7 @@ fn enum_parts(
     data: &mut syn::DataEnum,
     container: &ContainerAttrs,
     strict: bool,
-) -> syn::Result<(TokenStream, Kind)> {
+) -> syn::Result<(TokenStream, Kind, write_json::Writer)> {
     let repr = match (&container.tag, &container.content, container.untagged) {
         (None, None, false) => quote!(::framework::__private::UnionRepr::External),
         (Some(tag), None, false) => quote!(::framework::__private::UnionRepr::Internal {
@@ -363,6 +392,14 @@ fn enum_parts(
         .iter()
         .all(|variant| matches!(variant.fields, Fields::Unit));
     let string_enum = all_unit && container.tag.is_none() && !container.untagged;
+    let wire_repr = match (&container.tag, &container.content, container.untagged) {
+        (Some(tag), None, _) => write_json::Repr::Internal { tag },
+        (Some(tag), Some(content), _) => write_json::Repr::Adjacent { tag, content },
+        (None, _, true) => write_json::Repr::Untagged,
+        (None, _, false) => write_json::Repr::External,
+    };
+    let mut write_arms = Vec::new();
+    let mut len_arms = Vec::new();
 
     let mut arms = Vec::new();
     let mut values = Vec::new();
@@ -381,6 +418,16 @@ fn enum_parts(
         match &mut variant.fields {
             Fields::Unit => {
                 arms.push(quote!(Self::#ident => true));
+                let writer = if serde.skip {
+                    None
+                } else {
+                    write_json::for_variant(&wire_repr, &wire, &write_json::Held::Unit)
+                };
+                push_write_arm(
+                    (&mut write_arms, &mut len_arms),
+                    quote!(Self::#ident),
+                    writer,
+                );
                 if !serde.skip {
                     values.push(quote! {
                         ::framework::__private::EnumValue {
@@ -407,6 +454,16 @@ fn enum_parts(
                 let infos = read_fields(fields, None)?;
                 let check = infos[0].check(&quote!(__value));
                 arms.push(quote!(Self::#ident(__value) => #check));
+                let writer = if serde.skip {
+                    None
+                } else {
+                    write_json::for_variant(&wire_repr, &wire, &write_json::Held::Newtype)
+                };
+                push_write_arm(
+                    (&mut write_arms, &mut len_arms),
+                    quote!(Self::#ident(__value)),
+                    writer,
+                );
                 if !serde.skip {
                     let schema = infos[0].schema();
                     variants.push(variant_def(
@@ -434,6 +491,34 @@ fn enum_parts(
                     quote!(#(#checks)&&*)
                 };
                 arms.push(quote!(Self::#ident { #(#bindings: #renamed),* } => #body));
+                let written: Vec<(&FieldInfo, &Ident)> = infos
+                    .iter()
+                    .zip(&renamed)
+                    .filter(|(info, _)| !info.skip)
+                    .collect();
+                let properties = written
+                    .iter()
+                    .map(|(info, name)| write_json::Property {
+                        info,
+                        value: quote!(#name),
+                    })
+                    .collect();
+                let writer = if serde.skip {
+                    None
+                } else {
+                    write_json::for_variant(
+                        &wire_repr,
+                        &wire,
+                        &write_json::Held::Struct(properties),
+                    )
+                };
+                let members = written.iter().map(|(info, _)| &info.member);
+                let names = written.iter().map(|(_, name)| name);
+                push_write_arm(
+                    (&mut write_arms, &mut len_arms),
+                    quote!(Self::#ident { #(#members: #names,)* .. }),
+                    writer,
+                );
                 if !serde.skip {
                     let object = object_kind(&infos, strict);
                     variants.push(variant_def(
@@ -451,6 +536,17 @@ fn enum_parts(
     } else {
         quote!(match self { #(#arms),* })
     };
+    let writer = if write_arms.is_empty() {
+        write_json::Writer {
+            write: quote!(match *self {}),
+            len: quote!(match *self {}),
+        }
+    } else {
+        write_json::Writer {
+            write: quote!(match self { #(#write_arms)* }),
+            len: quote!(match self { #(#len_arms)* }),
+        }
+    };
     let kind = if string_enum {
         quote!(::framework::__private::TypeKind::StringEnum(
             ::std::vec![#(#values),*]
@@ -463,7 +559,32 @@ fn enum_parts(
             })
         }
     };
-    Ok((is_valid, Kind::Named(kind)))
+    Ok((is_valid, Kind::Named(kind), writer))
+}
+
+/// The arms of `write_json` and `json_len` for one variant; a variant
+/// without a writer is left to serde (which also refuses what it refuses).
+fn push_write_arm(
+    (write_arms, len_arms): (&mut Vec<TokenStream>, &mut Vec<TokenStream>),
+    pattern: TokenStream,
+    writer: Option<write_json::Writer>,
+) {
+    match writer {
+        Some(write_json::Writer { write, len }) => {
+            write_arms.push(quote!(#pattern => { #write ::core::result::Result::Ok(()) }));
+            len_arms.push(quote!(#pattern => #len,));
+        }
+        None => {
+            write_arms.push(quote! {
+                #[allow(unused_variables)]
+                #pattern => ::framework::__private::write_serde(self, __out),
+            });
+            len_arms.push(quote! {
+                #[allow(unused_variables)]
+                #pattern => 16,
+            });
+        }
+    }
 }
 
 fn variant_def(wire: &str, rust_name: &str, doc: &str, kind: TokenStream) -> TokenStream {

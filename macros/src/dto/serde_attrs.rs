@@ -27,8 +27,9 @@ pub(crate) struct MemberAttrs {
     /// `default` (None inside) or `default = "path"`.
     pub(crate) default: Option<Option<syn::ExprPath>>,
     pub(crate) skip: bool,
-    /// `skip_serializing_if = "..."`: the property may be absent in output.
-    pub(crate) skip_serializing_if: bool,
+    /// `skip_serializing_if = "path"`: the property is absent from the
+    /// output when `path(&value)` says so.
+    pub(crate) skip_serializing_if: Option<syn::ExprPath>,
 }
 
 fn unsupported(span: proc_macro2::Span, what: &str) -> syn::Error {
@@ -116,8 +117,8 @@ pub(crate) fn member(attrs: &[Attribute]) -> syn::Result<MemberAttrs> {
                 }
                 "skip" => out.skip = true,
                 "skip_serializing_if" => {
-                    meta.value()?.parse::<LitStr>()?;
-                    out.skip_serializing_if = true;
+                    let lit: LitStr = meta.value()?.parse()?;
+                    out.skip_serializing_if = Some(lit.parse()?);
                 }
                 _ => return Err(unsupported(meta.path.span(), &key)),
             }
