@@ -8,7 +8,8 @@
 //! and the flush is held back only while more input has just arrived (the
 //! next pipelined requests may already be in hyper's buffer). Held bytes go
 //! out as soon as a read finds nothing more to read, when the connection
-//! shuts down, when they pass [`HELD_LIMIT`], or at the next flush once the
+//! shuts down, when they pass [`HELD_LIMIT`] (a write of [`WRITE_THROUGH`]
+//! bytes or more is not held at all), or at the next flush once the
 //! connection's future finds hyper waiting without having read (a handler
 //! still running, or a streamed answer such as server-sent events, which
 //! hyper finishes before it reads the next pipelined request; see
@@ -30,6 +31,10 @@ use crate::connection::ConnectionState;
 
 /// Bytes held back before they are written anyway.
 pub(crate) const HELD_LIMIT: usize = 64 * 1024;
+
+/// Writes this large go to the socket at once (after what is held), not
+/// through the held buffer: a large answer fills a write by itself.
+const WRITE_THROUGH: usize = 16 * 1024;
 
 /// The HTTP/2 connection preface's first bytes.
 const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0";
@@ -141,6 +146,11 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for BatchedWrites<S> {
             ready!(this.poll_send_held(cx))?;
             return Pin::new(&mut this.inner).poll_write(cx, data);
         }
+        if data.len() >= WRITE_THROUGH {
+            // Nothing to gain from batching it, and a copy to lose.
+            ready!(this.poll_send_held(cx))?;
+            return Pin::new(&mut this.inner).poll_write(cx, data);
+        }
         if this.held.len() + data.len() > HELD_LIMIT {
             ready!(this.poll_send_held(cx))?;
         }
@@ -156,6 +166,10 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for BatchedWrites<S> {
         let this = self.get_mut();
         let total: usize = bufs.iter().map(|buf| buf.len()).sum();
         if !this.batching {
+            ready!(this.poll_send_held(cx))?;
+            return Pin::new(&mut this.inner).poll_write_vectored(cx, bufs);
+        }
+        if total >= WRITE_THROUGH {
             ready!(this.poll_send_held(cx))?;
             return Pin::new(&mut this.inner).poll_write_vectored(cx, bufs);
         }
@@ -235,6 +249,35 @@ mod tests {
         let mut third = [0u8; 5];
         client_read.read_exact(&mut third).await.unwrap();
         assert_eq!(&third, b"third");
+    }
+
+    #[tokio::test]
+    async fn a_large_write_goes_out_at_once_after_what_is_held() {
+        let (client, server) = duplex(1 << 20);
+        let mut server = BatchedWrites::new(server, Arc::default());
+        let (mut client_read, mut client_write) = tokio::io::split(client);
+        client_write
+            .write_all(b"GET / HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\n\r\n")
+            .await
+            .unwrap();
+        let mut buf = [0u8; 64];
+        server.read(&mut buf).await.unwrap();
+        server.write_all(b"small").await.unwrap();
+        server.flush().await.unwrap();
+        assert_eq!(server.held, b"small", "held while input is pending");
+        let large = vec![b'x'; WRITE_THROUGH];
+        server.write_all(&large).await.unwrap();
+        assert!(server.held.is_empty(), "the large write was not copied");
+        let mut answer = vec![0u8; 5 + WRITE_THROUGH];
+        tokio::time::timeout(
+            std::time::Duration::from_secs(2),
+            client_read.read_exact(&mut answer),
+        )
+        .await
+        .expect("sent without waiting for a read")
+        .unwrap();
+        assert_eq!(&answer[..5], b"small");
+        assert!(answer[5..].iter().all(|&byte| byte == b'x'));
     }
 
     #[tokio::test]
