@@ -261,7 +261,7 @@ mod tests {
             .await
             .unwrap();
         let mut buf = [0u8; 64];
-        server.read(&mut buf).await.unwrap();
+        assert!(server.read(&mut buf).await.unwrap() > 0);
         server.write_all(b"small").await.unwrap();
         server.flush().await.unwrap();
         assert_eq!(server.held, b"small", "held while input is pending");
