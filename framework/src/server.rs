@@ -100,8 +100,13 @@ impl Server {
         self.listener.local_addr()
     }
 
-    /// How long a client may take to send a request's head; slower
-    /// connections are closed.
+    /// How long a client may take to send a request's head, counted from
+    /// the connection's start or its last answer (so it also ends idle
+    /// keep-alive connections); slower connections are closed. The server
+    /// checks every quarter of it, so a connection is closed after waiting
+    /// at least this long and less than 1.25 times it. A running handler or
+    /// a streamed answer (server-sent events) is never cut by it. Not applied
+    /// to HTTP/2 connections once their preface arrived.
     #[must_use]
     pub fn header_read_timeout(mut self, timeout: Duration) -> Self {
         self.header_read_timeout = timeout;
