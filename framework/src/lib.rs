@@ -107,6 +107,9 @@ mod server;
 mod shutdown;
 mod test_client;
 mod timer;
+#[cfg(feature = "ws")]
+#[doc = include_str!("docs/ws.md")]
+pub mod ws;
 
 pub use app::{App, AppBuilder, BoxError, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT};
 pub use body::{Body, Response};
@@ -115,7 +118,8 @@ pub use dto::{Dto, MAX_JSON_DEPTH, Random, Validate, from_json, random_value};
 pub use error::{ApiError, PROBLEM_JSON, Problem, ValidationIssue};
 pub use extractor::{
     Bearer, BodyStream, ContentKind, Cookies, FileRequest, FromRequest, FromRequestParts,
-    InputKind, InputMeta, PlainBody, SchemaFn, TypedBody, TypedForm, TypedHeaders, TypedQuery,
+    InputKind, InputMeta, MessagesMeta, PlainBody, SchemaFn, TypedBody, TypedForm, TypedHeaders,
+    TypedQuery,
 };
 pub use observe::{Health, LIVENESS_PATH, METRICS_PATH, Metrics, READINESS_PATH};
 /// The Prometheus client the [`Metrics`] registry is made of, for the

@@ -224,6 +224,9 @@ impl Server {
         let builder = Arc::new(self.connection_builder());
         let graceful = GracefulShutdown::new();
         let permits = Arc::new(Semaphore::new(self.max_connections));
+        #[cfg(feature = "ws")]
+        let sockets: Vec<crate::ws::OpenSockets> =
+            self.apps.iter().map(App::open_sockets).collect();
         let apps = std::mem::take(&mut self.apps);
         let drain_delay = self.drain_delay;
         let signal = async move {
@@ -267,7 +270,9 @@ impl Server {
             let open = OpenConnection::new(Arc::clone(&connections));
             tokio::spawn(async move {
                 let io = TokioIo::new(BatchedWrites::new(stream));
-                let connection = builder.serve_connection(io, service);
+                // With upgrades: a WebSocket route answers `101` and takes
+                // the connection over.
+                let connection = builder.serve_connection_with_upgrades(io, service);
                 if let Err(err) = watcher.watch(connection).await {
                     tracing::debug!(%peer, %err, "connection ended with an error");
                 }
@@ -277,8 +282,17 @@ impl Server {
         }
         drop(self.listener);
         tracing::info!("shutting down: waiting for in-flight requests");
+        let drained = async {
+            graceful.shutdown().await;
+            // Upgraded connections are not hyper's any more: each socket
+            // closes itself (1001) once the app's shutdown has begun.
+            #[cfg(feature = "ws")]
+            for open in &sockets {
+                open.all_closed().await;
+            }
+        };
         tokio::select! {
-            () = graceful.shutdown() => tracing::info!("all connections closed"),
+            () = drained => tracing::info!("all connections closed"),
             () = tokio::time::sleep(self.shutdown_timeout) => {
                 tracing::warn!(timeout_ms = self.shutdown_timeout.as_millis() as u64, "shutdown timed out; dropping connections");
             }

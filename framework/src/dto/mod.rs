@@ -21,6 +21,8 @@ pub use random::{Draw, Random, draw_value, random_value};
 pub use decode::MAX_JSON_DEPTH;
 #[doc(hidden)]
 pub use decode::run_check;
+#[cfg(feature = "ws")]
+pub(crate) use decode::{JsonInput, decode_json_input};
 pub(crate) use decode::{decode_json, decode_text_map};
 #[doc(hidden)]
 pub use presence::{nullable, present};

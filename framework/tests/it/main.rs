@@ -11,3 +11,4 @@ mod openapi;
 mod parity;
 mod server;
 mod sse;
+mod ws;
