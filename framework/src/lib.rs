@@ -216,7 +216,7 @@ pub mod __private {
     pub use crate::refusals::Refusals;
     pub use crate::request::RequestContext;
     pub use crate::response::{describe_json, json_response, route_status, status};
-    pub use crate::route::{BoxFuture, Route};
+    pub use crate::route::{BoxFuture, Route, check_websocket_route};
     pub use crate::schema::type_label;
     pub use crate::schema::{
         Bounds, CustomCheck, EnumValue, FieldDef, Format, ObjectDef, Registry, Schema, Tag,
