@@ -432,6 +432,12 @@ async fn refused_upgrades_answer_their_error_before_any_socket() {
     assert!(head.starts_with("http/1.1 426"), "{head}");
     assert!(head.contains("upgrade: websocket"), "{head}");
     assert_eq!(problem["code"], "upgrade_required");
+    // Without a handshake, the inputs' problems still come first: a client
+    // that cannot read a refused handshake's status asks this way.
+    let request = "GET /rooms/lobby?mood= HTTP/1.1\r\nhost: x\r\nx-member: kim\r\n\r\n";
+    let (head, problem) = exchange(served.addr, request).await;
+    assert!(head.starts_with("http/1.1 400"), "{head}");
+    assert_eq!(problem["errors"][0]["path"], "$query.mood");
     // A version the server does not speak.
     let request = format!(
         "GET /rooms/echo HTTP/1.1\r\nhost: x\r\n{}\r\n",

@@ -402,6 +402,50 @@ pub struct Tick {
     pub note: String,
 }
 
+/// Who joins a chat.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ChatJoin {
+    /// A nickname.
+    ///
+    /// On the wire: `string & MinLength<1> & MaxLength<20>`.
+    pub nick: String,
+}
+
+/// A line said in a chat room.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ChatLine {
+    /// What is said; `bye` ends the chat.
+    ///
+    /// On the wire: `string & MinLength<1> & MaxLength<200>`.
+    pub text: String,
+    /// Not all in capitals: a check only the server runs.
+    ///
+    /// On the wire: `string`. The server also checks it with `quiet`, which this SDK cannot run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aside: Option<String>,
+}
+
+/// A line as the room hears it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ChatEcho {
+    /// The room.
+    ///
+    /// On the wire: `string`.
+    pub room: String,
+    /// Who said it.
+    ///
+    /// On the wire: `string`.
+    pub nick: String,
+    /// What was said.
+    ///
+    /// On the wire: `string`.
+    pub text: String,
+    /// Its number in this chat, from 1.
+    ///
+    /// On the wire: `number & Type<"uint64">`.
+    pub seq: u64,
+}
+
 /// Filters, read from the query string.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Filter {
