@@ -671,12 +671,16 @@ async fn the_rust_sdk_reads_server_sent_events() {
 /// when the chat ends) and a refused handshake as the route's 400.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_rust_sdk_chats_over_a_websocket() {
-    use kitchen_sdk::{ChatEcho, ChatJoin, ChatLine, Client, Error};
+    use kitchen_sdk::{ChatEcho, ChatJoin, ChatLine, Client, Error, Tenant};
 
     let (addr, task) = served();
     let client = Client::new(format!("http://{addr}"));
     let join = ChatJoin {
         nick: "kim".to_owned(),
+    };
+    let tenant = Tenant {
+        x_tenant_id: 7,
+        x_label: None,
     };
     let line = |text: &str, aside: Option<&str>| ChatLine {
         text: text.to_owned(),
@@ -685,7 +689,7 @@ async fn the_rust_sdk_chats_over_a_websocket() {
     let mut socket = client
         .kitchen()
         .chat()
-        .chat("lobby ✓", &join)
+        .chat("lobby ✓", &tenant, &join)
         .await
         .unwrap();
     socket.send(&line("hello", None)).await.unwrap();
@@ -697,6 +701,7 @@ async fn the_rust_sdk_chats_over_a_websocket() {
             ChatEcho {
                 room: "lobby ✓".to_owned(),
                 nick: "kim".to_owned(),
+                tenant: 7,
                 text: text.to_owned(),
                 seq,
             }
@@ -710,7 +715,12 @@ async fn the_rust_sdk_chats_over_a_websocket() {
             other => panic!("expected a close with {code}, got {other:?}"),
         }
     };
-    let mut socket = client.kitchen().chat().chat("lobby", &join).await.unwrap();
+    let mut socket = client
+        .kitchen()
+        .chat()
+        .chat("lobby", &tenant, &join)
+        .await
+        .unwrap();
     socket.send(&line("hi", Some("SHOUT"))).await.unwrap();
     let reason = closed_with(1007)(socket.recv().await);
     assert!(
@@ -718,12 +728,22 @@ async fn the_rust_sdk_chats_over_a_websocket() {
         "{reason}"
     );
 
-    let mut socket = client.kitchen().chat().chat("lobby", &join).await.unwrap();
+    let mut socket = client
+        .kitchen()
+        .chat()
+        .chat("lobby", &tenant, &join)
+        .await
+        .unwrap();
     socket.send(&line(&"x".repeat(2000), None)).await.unwrap();
     let reason = closed_with(1009)(socket.recv().await);
     assert_eq!(reason, "message_too_large: larger than 1024 bytes");
 
-    let mut socket = client.kitchen().chat().chat("lobby", &join).await.unwrap();
+    let mut socket = client
+        .kitchen()
+        .chat()
+        .chat("lobby", &tenant, &join)
+        .await
+        .unwrap();
     socket.send(&line("one", None)).await.unwrap();
     socket.send(&line("bye", None)).await.unwrap();
     assert_eq!(socket.recv().await.unwrap().unwrap().text, "one");
@@ -734,6 +754,7 @@ async fn the_rust_sdk_chats_over_a_websocket() {
         .chat()
         .chat(
             "lobby",
+            &tenant,
             &ChatJoin {
                 nick: String::new(),
             },

@@ -372,6 +372,8 @@ pub struct ChatEcho {
     pub room: String,
     /// Who said it.
     pub nick: String,
+    /// The tenant, from the handshake's headers.
+    pub tenant: u32,
     /// What was said.
     pub text: String,
     /// Its number in this chat, from 1.
@@ -540,17 +542,20 @@ impl Kitchen {
         framework::sse::Sse::new(futures_util::stream::iter(ticks))
     }
 
-    /// Chats in a room: every line comes back as the room hears it, until
-    /// the client closes or says `bye`. A line over 1 KiB closes the socket
+    /// Chats in a room: every line comes back as the room hears it (with
+    /// the tenant of the handshake's headers), until the client closes or
+    /// says `bye`. A line over 1 KiB closes the socket
     /// with 1009, a refused one with 1007.
     #[typed_route::get("chat/:room")]
     async fn chat(
         &self,
         #[param] room: String,
         query: TypedQuery<ChatJoin>,
+        headers: TypedHeaders<Tenant>,
         ws: WebSocketUpgrade<ChatLine, ChatEcho>,
     ) -> WebSocketResponse {
         let nick = query.into_inner().nick;
+        let tenant = headers.into_inner().x_tenant_id;
         let limits = framework::ws::Limits::new().max_message_size(1024);
         ws.with_limits(limits)
             .on_upgrade(move |mut socket| async move {
@@ -563,6 +568,7 @@ impl Kitchen {
                     let echo = ChatEcho {
                         room: room.clone(),
                         nick: nick.clone(),
+                        tenant,
                         text: line.text,
                         seq,
                     };

@@ -291,10 +291,13 @@ test("a refused events query is the server's 400 and simulate gives typed events
 });
 
 // WebSocket routes need a global WebSocket (Node 20 runs these tests with
-// --experimental-websocket) or `connection.webSocket`.
+// --experimental-websocket) or `connection.webSocket`. The chat's typed
+// headers go with the handshake (the server echoes the tenant).
+
+const tenant = { "x-tenant-id": 3 };
 
 test("a WebSocket route carries typed messages both ways and closes cleanly", async () => {
-  const socket = await kitchen.chat.chat(connection(), "lobby ✓", { nick: "kim" });
+  const socket = await kitchen.chat.chat(connection(), "lobby ✓", { "x-tenant-id": 7 }, { nick: "kim" });
   socket.send({ text: "hello" });
   socket.send({ text: "there", aside: "quietly" });
   const heard: ChatEcho[] = [];
@@ -303,8 +306,8 @@ test("a WebSocket route carries typed messages both ways and closes cleanly", as
     if (heard.length === 2) break;
   }
   assert.deepEqual(heard, [
-    { room: "lobby ✓", nick: "kim", text: "hello", seq: 1 },
-    { room: "lobby ✓", nick: "kim", text: "there", seq: 2 },
+    { room: "lobby ✓", nick: "kim", tenant: 7, text: "hello", seq: 1 },
+    { room: "lobby ✓", nick: "kim", tenant: 7, text: "there", seq: 2 },
   ]);
   // Breaking out of the loop closed the socket.
   assert.equal((await socket.closed).code, 1000);
@@ -312,7 +315,7 @@ test("a WebSocket route carries typed messages both ways and closes cleanly", as
 });
 
 test("a socket the server ends (bye) ends the iteration", async () => {
-  const socket = await kitchen.chat.chat(connection(), "lobby", { nick: "kim" });
+  const socket = await kitchen.chat.chat(connection(), "lobby", tenant, { nick: "kim" });
   socket.send({ text: "one" });
   socket.send({ text: "bye" });
   const heard: string[] = [];
@@ -323,7 +326,7 @@ test("a socket the server ends (bye) ends the iteration", async () => {
 
 test("an invalid message closes the socket with 1007 and the problem, a long one with 1009", async () => {
   const expectClose = async (text: string, aside: string | undefined, code: number, reason: RegExp) => {
-    const socket = await kitchen.chat.chat(connection(), "lobby", { nick: "kim" });
+    const socket = await kitchen.chat.chat(connection(), "lobby", tenant, { nick: "kim" });
     socket.send(aside === undefined ? { text } : { text, aside });
     await assert.rejects(
       async () => {
@@ -334,7 +337,7 @@ test("an invalid message closes the socket with 1007 and the problem, a long one
   };
   // `aside` is checked by the server only (check = quiet): even a
   // validating client sends it.
-  const validating = await kitchen.chat.chat({ ...connection(), validate: true }, "lobby", { nick: "kim" });
+  const validating = await kitchen.chat.chat({ ...connection(), validate: true }, "lobby", tenant, { nick: "kim" });
   validating.send({ text: "hi", aside: "SHOUT" });
   await assert.rejects(
     async () => {
@@ -344,7 +347,7 @@ test("an invalid message closes the socket with 1007 and the problem, a long one
   );
   await expectClose("x".repeat(2000), undefined, 1009, /^message_too_large: larger than 1024 bytes$/);
   // Without `validate`, the server lists the first problem and the count.
-  const unchecked = await kitchen.chat.chat(connection(), "lobby", { nick: "kim" });
+  const unchecked = await kitchen.chat.chat(connection(), "lobby", tenant, { nick: "kim" });
   unchecked.send({ text: "" });
   await assert.rejects(
     async () => {
@@ -358,7 +361,7 @@ test("an invalid message closes the socket with 1007 and the problem, a long one
 });
 
 test("with validate, an invalid message is refused by the client, every issue listed", async () => {
-  const socket = await kitchen.chat.chat({ ...connection(), validate: true }, "lobby", { nick: "kim" });
+  const socket = await kitchen.chat.chat({ ...connection(), validate: true }, "lobby", tenant, { nick: "kim" });
   assert.throws(
     () => socket.send({ text: "" }),
     (err: unknown) => err instanceof MessageError && err.issues.length === 1 && err.issues[0]?.path === "$input.text",
@@ -372,7 +375,7 @@ test("with validate, an invalid message is refused by the client, every issue li
 
 test("a refused handshake throws the route's error; simulate answers each message", async () => {
   await assert.rejects(
-    kitchen.chat.chat(connection(), "lobby", { nick: "" }),
+    kitchen.chat.chat(connection(), "lobby", tenant, { nick: "" }),
     (err: unknown) => {
       assert.ok(err instanceof HttpError, String(err));
       assert.equal(err.status, 400);
@@ -380,7 +383,7 @@ test("a refused handshake throws the route's error; simulate answers each messag
       return true;
     },
   );
-  const simulated = await kitchen.chat.chat({ host: "http://simulation.invalid", simulate: true }, "lobby", { nick: "kim" });
+  const simulated = await kitchen.chat.chat({ host: "http://simulation.invalid", simulate: true }, "lobby", tenant, { nick: "kim" });
   simulated.send({ text: "anyone?" });
   assert.throws(() => simulated.send({ text: "" }), MessageError);
   for await (const echo of simulated) {

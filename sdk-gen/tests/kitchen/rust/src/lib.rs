@@ -442,7 +442,7 @@ pub struct KitchenChatApi<'a> {
 }
 
 impl<'a> KitchenChatApi<'a> {
-    /// Chats in a room: every line comes back as the room hears it, until the client closes or says `bye`. A line over 1 KiB closes the socket with 1009, a refused one with 1007.
+    /// Chats in a room: every line comes back as the room hears it (with the tenant of the handshake's headers), until the client closes or says `bye`. A line over 1 KiB closes the socket with 1009, a refused one with 1007.
     ///
     /// `GET /kitchen/chat/:room`
     ///
@@ -455,6 +455,7 @@ impl<'a> KitchenChatApi<'a> {
     pub async fn chat(
         &self,
         room: &str,
+        headers: &Tenant,
         query: &ChatJoin,
     ) -> Result<crate::Socket<ChatLine, ChatEcho>, Error> {
         let client = self.client;
@@ -463,6 +464,7 @@ impl<'a> KitchenChatApi<'a> {
             &["kitchen", "chat", crate::segment(&room).as_str()],
             Some(&crate::query(query)?),
         );
+        let request = crate::headers(request, headers)?;
         crate::connect(request, &[400, 426]).await
     }
 }

@@ -411,6 +411,21 @@ pub struct ChatJoin {
     pub nick: String,
 }
 
+/// Headers.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Tenant {
+    /// The tenant.
+    ///
+    /// On the wire: `number & Type<"uint32">`.
+    #[serde(rename = "x-tenant-id")]
+    pub x_tenant_id: u32,
+    /// Labels, one header each.
+    ///
+    /// On the wire: `Array<string>`.
+    #[serde(rename = "x-label", default, skip_serializing_if = "Option::is_none")]
+    pub x_label: Option<Vec<String>>,
+}
+
 /// A line said in a chat room.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ChatLine {
@@ -436,6 +451,10 @@ pub struct ChatEcho {
     ///
     /// On the wire: `string`.
     pub nick: String,
+    /// The tenant, from the handshake's headers.
+    ///
+    /// On the wire: `number & Type<"uint32">`.
+    pub tenant: u32,
     /// What was said.
     ///
     /// On the wire: `string`.
@@ -479,21 +498,6 @@ pub struct Search {
     /// On the wire: `string`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-}
-
-/// Headers.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Tenant {
-    /// The tenant.
-    ///
-    /// On the wire: `number & Type<"uint32">`.
-    #[serde(rename = "x-tenant-id")]
-    pub x_tenant_id: u32,
-    /// Labels, one header each.
-    ///
-    /// On the wire: `Array<string>`.
-    #[serde(rename = "x-label", default, skip_serializing_if = "Option::is_none")]
-    pub x_label: Option<Vec<String>>,
 }
 
 /// Cookies.

@@ -28,6 +28,18 @@ export const TYPES: Record<string, RuntimeType> = {
       },
       {
         "always": true,
+        "name": "tenant",
+        "required": true,
+        "schema": {
+          "e": "number & Type<\"uint32\">",
+          "f": "uint32",
+          "hi": 4294967295.0,
+          "k": "integer",
+          "lo": 0.0
+        }
+      },
+      {
+        "always": true,
         "name": "text",
         "required": true,
         "schema": {

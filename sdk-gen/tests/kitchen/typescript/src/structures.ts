@@ -500,6 +500,21 @@ export interface ChatJoin {
 }
 
 /**
+ * Headers.
+ */
+export interface Tenant {
+  /**
+   * The tenant.
+   * @type uint32
+   */
+  "x-tenant-id": number;
+  /**
+   * Labels, one header each.
+   */
+  "x-label"?: Array<string>;
+}
+
+/**
  * A line said in a chat room.
  */
 export interface ChatLine {
@@ -528,6 +543,11 @@ export interface ChatEcho {
    * Who said it.
    */
   nick: string;
+  /**
+   * The tenant, from the handshake's headers.
+   * @type uint32
+   */
+  tenant: number;
   /**
    * What was said.
    */
@@ -571,21 +591,6 @@ export interface Search {
    * Title.
    */
   title?: string;
-}
-
-/**
- * Headers.
- */
-export interface Tenant {
-  /**
-   * The tenant.
-   * @type uint32
-   */
-  "x-tenant-id": number;
-  /**
-   * Labels, one header each.
-   */
-  "x-label"?: Array<string>;
 }
 
 /**

@@ -3,10 +3,10 @@
  * @module
  */
 import * as $runtime from "../../../runtime.js";
-import type { ChatEcho, ChatJoin, ChatLine } from "../../../structures.js";
+import type { ChatEcho, ChatJoin, ChatLine, Tenant } from "../../../structures.js";
 
 /**
- * Chats in a room: every line comes back as the room hears it, until the client closes or says `bye`. A line over 1 KiB closes the socket with 1009, a refused one with 1007.
+ * Chats in a room: every line comes back as the room hears it (with the tenant of the handshake's headers), until the client closes or says `bye`. A line over 1 KiB closes the socket with 1009, a refused one with 1007.
  *
  * Opens a WebSocket: `send` a `ClientMessage`, iterate over each `ServerMessage`
  * (checked against its type), `close()` when done. The server closes it with
@@ -22,15 +22,17 @@ import type { ChatEcho, ChatJoin, ChatLine } from "../../../structures.js";
 export async function chat(
   connection: $runtime.IConnection,
   room: string,
+  headers: chat.Headers,
   query: chat.Query,
 ): Promise<chat.Output> {
   return (await $runtime.connect(connection, chat.METADATA, chat.path(room), {
     params: [room],
-    query: query,
+    headers: headers, query: query,
   })) as chat.Output;
 }
 
 export namespace chat {
+  export type Headers = Tenant;
   export type Query = ChatJoin;
   /** What the client sends. */
   export type ClientMessage = ChatLine;
@@ -48,7 +50,11 @@ export namespace chat {
       400,
       426
     ],
-    "headers": null,
+    "headers": {
+      "e": "Tenant",
+      "k": "ref",
+      "ref": "Tenant"
+    },
     "method": "GET",
     "params": [
       {
