@@ -108,7 +108,6 @@ mod shutdown;
 mod test_client;
 mod timer;
 #[cfg(feature = "ws")]
-#[doc = include_str!("docs/ws.md")]
 pub mod ws;
 
 pub use app::{App, AppBuilder, BoxError, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT};

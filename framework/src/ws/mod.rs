@@ -1,4 +1,4 @@
-//! Typed WebSocket routes (the `ws` feature).
+#![doc = include_str!("../docs/ws.md")]
 
 mod close;
 mod driver;
