@@ -88,6 +88,7 @@ mod app;
 mod batched_io;
 mod body;
 pub mod cli;
+mod connection;
 mod dispatch;
 mod dto;
 mod error;

@@ -16,7 +16,7 @@ use tokio::{
 };
 
 use crate::app::{App, BoxError};
-use crate::batched_io::BatchedWrites;
+use crate::connection::ServedConnection;
 use crate::timer::LazyTimer;
 
 /// How long a client may take to send a request's head unless configured.
@@ -267,17 +267,15 @@ impl Server {
             let builder = Arc::clone(&builder);
             let service = TowerToHyperService::new(service.clone());
             let watcher = graceful.watcher();
-            let open = OpenConnection::new(Arc::clone(&connections));
+            let served = ServedConnection::new(stream, Arc::clone(&connections), permit);
             tokio::spawn(async move {
-                let io = TokioIo::new(BatchedWrites::new(stream));
+                let io = TokioIo::new(served);
                 // With upgrades: a WebSocket route answers `101` and takes
-                // the connection over.
+                // the connection over, its permit and count included.
                 let connection = builder.serve_connection_with_upgrades(io, service);
                 if let Err(err) = watcher.watch(connection).await {
                     tracing::debug!(%peer, %err, "connection ended with an error");
                 }
-                drop(open);
-                drop(permit);
             });
         }
         drop(self.listener);
@@ -318,27 +316,6 @@ impl Server {
         }
         builder.http2().timer(TokioTimer::new());
         builder
-    }
-}
-
-/// Counts one connection in the apps' open-connections gauges while it
-/// lives.
-struct OpenConnection(Arc<[Gauge]>);
-
-impl OpenConnection {
-    fn new(gauges: Arc<[Gauge]>) -> Self {
-        for gauge in gauges.iter() {
-            gauge.inc();
-        }
-        OpenConnection(gauges)
-    }
-}
-
-impl Drop for OpenConnection {
-    fn drop(&mut self) {
-        for gauge in self.0.iter() {
-            gauge.dec();
-        }
     }
 }
 

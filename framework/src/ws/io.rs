@@ -9,19 +9,17 @@ use std::{
 use bytes::Bytes;
 use hyper::upgrade::Upgraded;
 use hyper_util::rt::TokioIo;
-use tokio::{
-    io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf},
-    net::TcpStream,
-};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf};
 
-use crate::batched_io::BatchedWrites;
+use crate::connection::ServedConnection;
 
 /// What a socket reads and writes.
 #[derive(Debug)]
 pub(crate) enum SocketIo {
     /// A connection of the framework's [`Server`](crate::Server), with its
-    /// batching turned off: a frame is written when it is sent.
-    Served(BatchedWrites<TcpStream>),
+    /// batching turned off (a frame is written when it is sent); it keeps
+    /// its place under the connection limit until the socket closes.
+    Served(ServedConnection),
     /// A connection of another server, as hyper hands it over.
     Upgraded(TokioIo<Upgraded>),
 }
@@ -30,7 +28,7 @@ impl SocketIo {
     /// The connection of `upgraded` and the bytes the client sent after its
     /// handshake that hyper has already read.
     pub(crate) async fn take_over(upgraded: Upgraded) -> io::Result<(SocketIo, Bytes)> {
-        type Served = TokioIo<BatchedWrites<TcpStream>>;
+        type Served = TokioIo<ServedConnection>;
         match hyper_util::server::conn::auto::upgrade::downcast::<Served>(upgraded) {
             Ok(parts) => {
                 let mut connection = parts.io.into_inner();

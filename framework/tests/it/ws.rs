@@ -369,6 +369,50 @@ async fn graceful_shutdown_closes_open_sockets_with_1001() {
     );
 }
 
+/// An upgraded connection keeps its place under the server's connection
+/// limit (and in the open-connections gauge) until the socket closes.
+#[tokio::test]
+async fn a_socket_counts_under_the_connection_limit_until_it_closes() {
+    let app = App::builder()
+        .controller(Rooms)
+        .metrics(framework::Metrics::new())
+        .build()
+        .unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let server = Server::from_listener(listener).max_connections(1);
+    let addr = server.local_addr().unwrap();
+    tokio::spawn(server.serve_with_shutdown(app.clone(), std::future::pending()));
+    let mut socket = connect(addr, "/rooms/echo").await;
+    let scrape = || async {
+        let text = app.test_client().get("/metrics").send().await.text();
+        text.lines()
+            .find(|line| line.starts_with("http_open_connections "))
+            .map(str::to_owned)
+    };
+    assert_eq!(scrape().await.as_deref(), Some("http_open_connections 1"));
+    let request = "GET /metrics HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n";
+    let mut waiting = TcpStream::connect(addr).await.unwrap();
+    waiting.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    let early =
+        tokio::time::timeout(Duration::from_millis(300), waiting.read_to_end(&mut answer)).await;
+    assert!(
+        early.is_err(),
+        "served while the socket holds the only place"
+    );
+    socket.close(None).await.unwrap();
+    while next(&mut socket).await.is_some() {}
+    tokio::time::timeout(Duration::from_secs(5), waiting.read_to_end(&mut answer))
+        .await
+        .expect("served once the socket is closed")
+        .unwrap();
+    assert!(
+        answer.starts_with(b"HTTP/1.1 200"),
+        "{}",
+        String::from_utf8_lossy(&answer)
+    );
+}
+
 #[tokio::test]
 async fn a_panicking_handler_closes_with_1011_and_a_finished_one_with_1000() {
     let served = serve().await;
