@@ -3,6 +3,7 @@
 
 use std::{future::Future, marker::PhantomData};
 
+use bytes::Bytes;
 use http::{HeaderMap, HeaderValue, StatusCode, Version, header, request::Parts};
 use hyper::upgrade::OnUpgrade;
 use serde::Serialize;
@@ -194,16 +195,7 @@ impl<In, Out: 'static> WebSocketUpgrade<In, Out> {
                 return;
             }
         };
-        let config = WebSocketConfig::default()
-            .read_buffer_size(READ_BUFFER)
-            .max_message_size(Some(self.limits.max_message_size))
-            .max_frame_size(Some(self.limits.max_message_size));
-        let ws = if read.is_empty() {
-            WebSocketStream::from_raw_socket(io, Role::Server, Some(config)).await
-        } else {
-            WebSocketStream::from_partially_read(io, read.to_vec(), Role::Server, Some(config))
-                .await
-        };
+        let ws = socket_stream(io, read, &self.limits).await;
         let (incoming, received) = mpsc::channel(RECEIVE_QUEUE);
         let (sent, outgoing) = mpsc::channel(self.limits.send_queue);
         let socket = WebSocket::new(sent, received);
@@ -211,6 +203,21 @@ impl<In, Out: 'static> WebSocketUpgrade<In, Out> {
         Driver::new(ws, self.limits, incoming, outgoing)
             .run(self.shutdown, handler)
             .await;
+    }
+}
+
+/// The server's side of the socket over `io`, reading `read` first (the
+/// bytes hyper read past the handshake). `read` may hold hyper's whole
+/// read buffer: it is dropped here, not kept for the socket's life.
+async fn socket_stream(io: SocketIo, read: Bytes, limits: &Limits) -> WebSocketStream<SocketIo> {
+    let config = WebSocketConfig::default()
+        .read_buffer_size(READ_BUFFER)
+        .max_message_size(Some(limits.max_message_size))
+        .max_frame_size(Some(limits.max_message_size));
+    if read.is_empty() {
+        WebSocketStream::from_raw_socket(io, Role::Server, Some(config)).await
+    } else {
+        WebSocketStream::from_partially_read(io, read.to_vec(), Role::Server, Some(config)).await
     }
 }
 
