@@ -163,10 +163,15 @@ impl<In, Out: 'static> WebSocketUpgrade<In, Out> {
         let accept = self.accept.clone();
         let start = move || {
             let open = self.sockets.open();
-            tokio::spawn(async move {
+            // Its own span, which follows from the request's (started now,
+            // in the request's span) without keeping it open.
+            let span = tracing::info_span!("websocket");
+            span.follows_from(tracing::Span::current());
+            let socket = async move {
                 let _open = open;
                 self.run(serve).await;
-            });
+            };
+            tokio::spawn(tracing::Instrument::instrument(socket, span));
         };
         WebSocketResponse {
             accept,
@@ -199,7 +204,9 @@ impl<In, Out: 'static> WebSocketUpgrade<In, Out> {
         let (incoming, received) = mpsc::channel(RECEIVE_QUEUE);
         let (sent, outgoing) = mpsc::channel(self.limits.send_queue);
         let socket = WebSocket::new(sent, received);
-        let handler = tokio::spawn(async move { serve(socket).await });
+        let handler = tokio::spawn(tracing::Instrument::in_current_span(async move {
+            serve(socket).await;
+        }));
         Driver::new(ws, self.limits, incoming, outgoing)
             .run(self.shutdown, handler)
             .await;
