@@ -103,7 +103,7 @@ async fn the_typescript_sdk_round_trips_every_shape() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(
-        report.contains("# pass 29") && report.contains("# fail 0"),
+        report.contains("# pass 30") && report.contains("# fail 0"),
         "{report}"
     );
 }

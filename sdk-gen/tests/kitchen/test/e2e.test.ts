@@ -393,3 +393,21 @@ test("a refused handshake throws the route's error; simulate answers each messag
   }
   assert.equal((await simulated.closed).code, 1000);
 });
+
+test("aborting the connection's signal ends a socket's iteration and closes it", async () => {
+  const controller = new AbortController();
+  const socket = await kitchen.chat.chat({ ...connection(), signal: controller.signal }, "lobby", tenant, { nick: "kim" });
+  socket.send({ text: "first" });
+  const heard: string[] = [];
+  await assert.rejects(
+    async () => {
+      for await (const echo of socket) {
+        heard.push(echo.text);
+        controller.abort();
+      }
+    },
+    (err: unknown) => err instanceof Error && err.name === "AbortError",
+  );
+  assert.deepEqual(heard, ["first"]);
+  assert.equal((await socket.closed).code, 1000);
+});
