@@ -1282,7 +1282,11 @@ impl EventParser {
 /// [`recv`](Socket::recv) (or as a [`Stream`](futures_util::Stream)):
 /// `None` once the socket is closed normally, [`Error::Closed`] when the
 /// server closed it with another code. Dropping it drops the connection;
-/// [`close`](Socket::close) closes it cleanly.
+/// [`close`](Socket::close) closes it cleanly. It is opened by
+/// tokio-tungstenite with the request the method builds (path, query,
+/// headers, credentials), not through the client's reqwest: an
+/// [`http_client`](ClientBuilder::http_client)'s default headers, proxies
+/// and timeouts do not apply to it.
 pub struct Socket<S, R> {
     stream: tokio_tungstenite::WebSocketStream<
         tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
