@@ -314,6 +314,29 @@ async fn a_message_over_the_limit_closes_with_1009() {
 }
 
 #[tokio::test]
+async fn an_apps_limits_are_its_routes_defaults() {
+    let app = App::builder()
+        .controller(Rooms)
+        .state(Limits::new().max_message_size(64))
+        .build()
+        .unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let server = Server::from_listener(listener);
+    let addr = server.local_addr().unwrap();
+    tokio::spawn(server.serve_with_shutdown(app, std::future::pending()));
+    let mut client = connect(addr, "/rooms/echo").await;
+    client.send(json(&say("fits"))).await.unwrap();
+    assert!(matches!(next(&mut client).await, Some(Message::Text(_))));
+    client.send(json(&say(&"y".repeat(40)))).await.unwrap();
+    let frame = closed(&mut client).await;
+    assert_eq!(u16::from(frame.code), close_code::MESSAGE_TOO_BIG);
+    assert_eq!(
+        frame.reason.as_str(),
+        "message_too_large: larger than 64 bytes"
+    );
+}
+
+#[tokio::test]
 async fn pings_are_answered() {
     let served = serve().await;
     let mut client = connect(served.addr, "/rooms/lobby?mood=ok").await;
