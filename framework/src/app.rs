@@ -346,6 +346,8 @@ impl App {
                 body_timeout: DEFAULT_BODY_TIMEOUT,
                 states: Default::default(),
                 shutdown: Shutdown::new(),
+                #[cfg(feature = "ws")]
+                sockets: Default::default(),
             },
             document: None,
             serve_docs: true,
@@ -510,6 +512,13 @@ impl App {
             .as_ref()
             .map(|metrics| metrics.start(endpoint, head));
         ResponseFuture::ready(response, request_span(parts, operation), observed)
+    }
+
+    /// The app's open WebSockets, which the server's graceful shutdown
+    /// waits for.
+    #[cfg(feature = "ws")]
+    pub(crate) fn open_sockets(&self) -> crate::ws::OpenSockets {
+        self.inner.shared.sockets.clone()
     }
 
     /// Whether `other` is a clone of this app.

@@ -72,6 +72,15 @@ impl<S> BatchedWrites<S> {
         }
     }
 
+    /// Stops batching for good: the connection became a WebSocket, whose
+    /// frames must not wait for a read that may never come. What is held
+    /// goes out with the next write or flush.
+    #[cfg(feature = "ws")]
+    pub(crate) fn pass_through(&mut self) {
+        self.batching = false;
+        self.input_pending = false;
+    }
+
     /// Turns batching off for an HTTP/2 connection, from its first bytes.
     fn sniff(&mut self, first: &[u8]) {
         if !self.sniffed && !first.is_empty() {
@@ -297,6 +306,39 @@ mod tests {
         let mut answer = Vec::new();
         client.read_to_end(&mut answer).await.unwrap();
         assert_eq!(answer, b"HTTP/1.1 400 Bad Request\r\n\r\n");
+    }
+
+    /// A connection that became a WebSocket writes each frame at its
+    /// flush, even right after a read brought input, and sends what was
+    /// held (the `101`) first.
+    #[cfg(feature = "ws")]
+    #[tokio::test]
+    async fn a_socket_passes_its_frames_through() {
+        let (mut client, server) = duplex(1024);
+        let mut server = BatchedWrites::new(server, Arc::default());
+        client
+            .write_all(b"GET /chat HTTP/1.1\r\n\r\n")
+            .await
+            .unwrap();
+        let mut buf = [0u8; 64];
+        assert_eq!(server.read(&mut buf).await.unwrap(), 22);
+        server.write_all(b"101 ").await.unwrap();
+        server.flush().await.unwrap();
+        assert_eq!(server.held, b"101 ", "held for batching");
+        server.pass_through();
+        client.write_all(b"frame in").await.unwrap();
+        assert_eq!(server.read(&mut buf).await.unwrap(), 8);
+        server.write_all(b"frame out").await.unwrap();
+        server.flush().await.unwrap();
+        let mut answer = [0u8; 13];
+        tokio::time::timeout(
+            std::time::Duration::from_millis(500),
+            client.read_exact(&mut answer),
+        )
+        .await
+        .expect("sent at the flush, with no read to release it")
+        .unwrap();
+        assert_eq!(&answer, b"101 frame out");
     }
 
     #[tokio::test]

@@ -162,7 +162,7 @@ pub struct ApiError {
 #[derive(Clone, Debug, Default)]
 struct Extra {
     errors: Vec<ValidationIssue>,
-    header: Option<(HeaderName, HeaderValue)>,
+    headers: Vec<(HeaderName, HeaderValue)>,
 }
 
 impl ApiError {
@@ -224,7 +224,10 @@ impl ApiError {
 
     /// Adds a header to the error response (e.g. `Allow` on a 405).
     pub fn with_header(mut self, name: HeaderName, value: HeaderValue) -> Self {
-        self.extra.get_or_insert_default().header = Some((name, value));
+        self.extra
+            .get_or_insert_default()
+            .headers
+            .push((name, value));
         self
     }
 
@@ -267,7 +270,7 @@ impl ApiError {
         response
             .headers_mut()
             .insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
-        if let Some((name, value)) = self.extra.and_then(|extra| extra.header) {
+        for (name, value) in self.extra.map(|extra| extra.headers).unwrap_or_default() {
             response.headers_mut().insert(name, value);
         }
         response

@@ -105,9 +105,12 @@ mod route;
 mod router;
 pub mod schema;
 mod security;
+mod served;
 mod server;
 mod shutdown;
 mod test_client;
+#[cfg(feature = "ws")]
+pub mod ws;
 
 pub use app::{App, AppBuilder, BoxError, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT};
 pub use body::{Body, Response};
@@ -118,7 +121,8 @@ pub use dto::{
 pub use error::{ApiError, PROBLEM_JSON, Problem, ValidationIssue};
 pub use extractor::{
     Bearer, BodyStream, ContentKind, Cookies, FileRequest, FromRequest, FromRequestParts,
-    InputKind, InputMeta, PlainBody, SchemaFn, TypedBody, TypedForm, TypedHeaders, TypedQuery,
+    InputKind, InputMeta, MessagesMeta, PlainBody, SchemaFn, TypedBody, TypedForm, TypedHeaders,
+    TypedQuery,
 };
 pub use observe::{Health, LIVENESS_PATH, METRICS_PATH, Metrics, READINESS_PATH};
 /// The Prometheus client the [`Metrics`] registry is made of, for the
@@ -215,7 +219,7 @@ pub mod __private {
     pub use crate::refusals::Refusals;
     pub use crate::request::RequestContext;
     pub use crate::response::{describe_json, json_response, route_status, status};
-    pub use crate::route::{BoxFuture, Route};
+    pub use crate::route::{BoxFuture, Route, check_websocket_route};
     pub use crate::schema::type_label;
     pub use crate::schema::{
         Bounds, CustomCheck, EnumValue, FieldDef, Format, ObjectDef, Registry, Schema, Tag,

@@ -153,6 +153,10 @@ pub struct RouteManifest {
     pub cookies: Option<Schema>,
     /// The body, if the route reads one.
     pub body: Option<BodyManifest>,
+    /// The messages of a WebSocket route: the route's `GET` is a handshake
+    /// that turns the connection into a socket (`101`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub websocket: Option<WebSocketManifest>,
     /// The success status the route declares (see
     /// [`RouteMeta::status`]); [`RouteManifest::responses`] has every
     /// answer.
@@ -194,6 +198,16 @@ pub struct BodyManifest {
     pub media_type: String,
     /// Its schema; `None` for bytes.
     pub schema: Option<Schema>,
+}
+
+/// The messages a WebSocket route carries: each is one JSON text message
+/// of its schema.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WebSocketManifest {
+    /// What the client sends.
+    pub client: Schema,
+    /// What the server sends.
+    pub server: Schema,
 }
 
 /// An error response a route documents. Its body is always the
@@ -271,7 +285,14 @@ impl RouteManifest {
             })
             .collect::<Vec<_>>();
         let (mut query, mut headers, mut cookies, mut body) = (None, None, None, None);
+        let mut websocket = None;
         for input in meta.inputs {
+            if let Some(messages) = input.messages {
+                websocket = Some(WebSocketManifest {
+                    client: (messages.client)(registry),
+                    server: (messages.server)(registry),
+                });
+            }
             let schema = input.schema.map(|schema| schema(registry));
             match input.kind {
                 InputKind::Body => {
@@ -294,7 +315,7 @@ impl RouteManifest {
             || body
                 .as_ref()
                 .is_some_and(|body| body.kind != ContentKind::Bytes);
-        let errors = errors(meta, has_input, body.as_ref());
+        let errors = errors(meta, has_input, body.as_ref(), websocket.is_some());
         let mut accessor: Vec<String> = meta
             .path
             .split('/')
@@ -322,6 +343,7 @@ impl RouteManifest {
             headers,
             cookies,
             body,
+            websocket,
             status: meta.status,
             responses: responses(meta, registry),
             errors,
@@ -372,12 +394,26 @@ fn reason(status: u16, otherwise: &'static str) -> &'static str {
 
 /// The framework's own errors, then the guards' and the handler's, by
 /// status.
-fn errors(meta: &RouteMeta, has_input: bool, body: Option<&BodyManifest>) -> Vec<ErrorManifest> {
+fn errors(
+    meta: &RouteMeta,
+    has_input: bool,
+    body: Option<&BodyManifest>,
+    websocket: bool,
+) -> Vec<ErrorManifest> {
     let mut errors = BTreeMap::new();
     if has_input {
         errors.insert(
             400,
             "An input is invalid; `errors` lists every problem with its path.".to_owned(),
+        );
+    }
+    if websocket {
+        errors
+            .entry(400)
+            .or_insert_with(|| "The WebSocket handshake is malformed.".to_owned());
+        errors.insert(
+            426,
+            "The request is not a WebSocket handshake over HTTP/1.1 (or asks for a version other than 13).".to_owned(),
         );
     }
     if let Some(body) = body {

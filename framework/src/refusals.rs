@@ -9,11 +9,16 @@ use crate::{body::Response, error::ApiError};
 /// Collects what the extractors of one request refused, so a request whose
 /// path, query and headers are all wrong hears of every problem at once.
 /// A refusal that is not a validation problem (a guard's `401`, a `413`)
-/// stops the request at once. Used by the code `#[controller]` generates.
+/// stops the request at once. A `426` (a WebSocket route asked without a
+/// handshake) is answered only when nothing else was refused, so a plain
+/// `GET` to such a route learns what its handshake would be refused for.
+/// Used by the code `#[controller]` generates.
 #[doc(hidden)]
 #[derive(Debug, Default)]
 pub struct Refusals {
     refused: Vec<ApiError>,
+    /// The first `426`, answered if nothing else is refused.
+    upgrade: Option<ApiError>,
 }
 
 impl Refusals {
@@ -29,6 +34,10 @@ impl Refusals {
             Ok(value) => ControlFlow::Continue(Some(value)),
             Err(err) if is_validation(&err) => {
                 self.refused.push(err);
+                ControlFlow::Continue(None)
+            }
+            Err(err) if err.status() == StatusCode::UPGRADE_REQUIRED => {
+                self.upgrade.get_or_insert(err);
                 ControlFlow::Continue(None)
             }
             Err(err) => ControlFlow::Break(err.into_response()),
@@ -49,6 +58,11 @@ impl Refusals {
     /// The `400` for what was refused: one refusal as it is, several as one
     /// `invalid_request` listing every issue.
     pub fn into_response(mut self) -> Response {
+        if self.refused.is_empty()
+            && let Some(upgrade) = self.upgrade.take()
+        {
+            return upgrade.into_response();
+        }
         if self.refused.len() == 1
             && let Some(only) = self.refused.pop()
         {
@@ -108,6 +122,28 @@ mod tests {
         assert!(refusals.any());
         let response = refusals.into_response();
         assert_eq!(response.status(), 400);
+    }
+
+    #[test]
+    fn upgrade_required_is_answered_when_nothing_else_is_refused() {
+        let upgrade = || ApiError::new(StatusCode::UPGRADE_REQUIRED, "upgrade_required", "no");
+        let mut refusals = Refusals::new();
+        assert!(matches!(
+            refusals.take(Err::<(), _>(upgrade())),
+            ControlFlow::Continue(None)
+        ));
+        assert_eq!(refusals.into_response().status(), 426);
+        let mut refusals = Refusals::new();
+        let _ = refusals.take(Err::<(), _>(upgrade()));
+        let _ = refusals.take(Err::<(), _>(refused("$query.a")));
+        assert_eq!(refusals.into_response().status(), 400);
+        let mut refusals = Refusals::new();
+        let _ = refusals.take(Err::<(), _>(upgrade()));
+        let unauthorized = ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", "no");
+        assert!(matches!(
+            refusals.take(Err::<(), _>(unauthorized)),
+            ControlFlow::Break(_)
+        ));
     }
 
     #[test]

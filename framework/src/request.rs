@@ -25,6 +25,9 @@ pub(crate) struct Shared {
     pub(crate) body_timeout: Duration,
     pub(crate) states: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
     pub(crate) shutdown: Shutdown,
+    /// The app's open WebSockets, which a graceful shutdown waits for.
+    #[cfg(feature = "ws")]
+    pub(crate) sockets: crate::ws::OpenSockets,
 }
 
 /// One request after routing: its head, its body (present only for routes
@@ -86,16 +89,27 @@ impl RequestContext {
     /// `500 internal_error` when the app was built without such a value (the
     /// detail, naming the type, goes to the log).
     pub fn state<T: Send + Sync + 'static>(&self) -> Result<&T, ApiError> {
+        self.find_state::<T>().ok_or_else(|| {
+            ApiError::internal(format_args!(
+                "no state of type `{}`: add it with `App::builder().state(..)`",
+                std::any::type_name::<T>()
+            ))
+        })
+    }
+
+    /// A value given to [`AppBuilder::state`](crate::AppBuilder::state), if
+    /// there is one (an optional setting, say).
+    pub(crate) fn find_state<T: Send + Sync + 'static>(&self) -> Option<&T> {
         self.shared
             .states
             .get(&TypeId::of::<T>())
             .and_then(|state| state.downcast_ref::<T>())
-            .ok_or_else(|| {
-                ApiError::internal(format_args!(
-                    "no state of type `{}`: add it with `App::builder().state(..)`",
-                    std::any::type_name::<T>()
-                ))
-            })
+    }
+
+    /// The app's open WebSockets.
+    #[cfg(feature = "ws")]
+    pub(crate) fn open_sockets(&self) -> &crate::ws::OpenSockets {
+        &self.shared.sockets
     }
 
     /// The app's shutdown signal: whether a graceful shutdown has begun, and

@@ -189,6 +189,29 @@ impl RouteMeta {
     }
 }
 
+/// Refuses, at compile time, a route that takes more than one WebSocket
+/// handshake or takes one on another method than `GET`. Called by the
+/// code `#[controller]` generates.
+#[doc(hidden)]
+pub const fn check_websocket_route(inputs: &[InputMeta], method: HttpMethod) {
+    let mut handshakes = 0;
+    let mut index = 0;
+    while index < inputs.len() {
+        if inputs[index].messages.is_some() {
+            handshakes += 1;
+        }
+        index += 1;
+    }
+    if handshakes > 1 {
+        panic!("a WebSocket route takes one `WebSocketUpgrade`; remove the others");
+    }
+    if handshakes == 1 && !matches!(method, HttpMethod::Get) {
+        panic!(
+            "a WebSocket handshake is a GET request: declare this route with `#[typed_route::get(..)]`"
+        );
+    }
+}
+
 /// A boxed, sendable future, as handlers return it. Named by generated code.
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 

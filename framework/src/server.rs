@@ -14,15 +14,15 @@ use hyper_util::{
 };
 use prometheus_client::metrics::gauge::Gauge;
 use tokio::{
-    net::{TcpListener, TcpStream, ToSocketAddrs},
+    net::{TcpListener, ToSocketAddrs},
     sync::Semaphore,
 };
 
 use crate::{
     app::{App, BoxError},
-    batched_io::BatchedWrites,
     connection::{Connection, ConnectionState, Ended, Served},
     counted::{AppService, CountedService},
+    served::ServedConnection,
 };
 
 /// How long a client may take to send a request's head unless configured.
@@ -249,6 +249,9 @@ impl Server {
             .collect();
         let graceful = GracefulShutdown::new();
         let permits = Arc::new(Semaphore::new(self.max_connections));
+        #[cfg(feature = "ws")]
+        let sockets: Vec<crate::ws::OpenSockets> =
+            self.apps.iter().map(App::open_sockets).collect();
         let apps = std::mem::take(&mut self.apps);
         let drain_delay = self.drain_delay;
         let signal = async move {
@@ -287,10 +290,10 @@ impl Server {
                 tracing::debug!(%peer, %err, "could not set TCP_NODELAY");
             }
             let state = Arc::new(ConnectionState::default());
-            let io = TokioIo::new(BatchedWrites::new(stream, Arc::clone(&state)));
-            let served = serve(io, Arc::clone(&state), graceful.watcher());
+            let served =
+                ServedConnection::new(stream, Arc::clone(&state), Arc::clone(&connections), permit);
+            let served = serve(TokioIo::new(served), Arc::clone(&state), graceful.watcher());
             let connection = Connection::new(served, state, self.header_read_timeout);
-            let open = OpenConnection::new(Arc::clone(&connections));
             tokio::spawn(async move {
                 match connection.await {
                     Ended::Served(Ok(())) => {}
@@ -301,14 +304,21 @@ impl Server {
                         tracing::debug!(%peer, "no request head within the header-read timeout");
                     }
                 }
-                drop(open);
-                drop(permit);
             });
         }
         drop(self.listener);
         tracing::info!("shutting down: waiting for in-flight requests");
+        let drained = async {
+            graceful.shutdown().await;
+            // Upgraded connections are not hyper's any more: each socket
+            // closes itself (1001) once the app's shutdown has begun.
+            #[cfg(feature = "ws")]
+            for open in &sockets {
+                open.all_closed().await;
+            }
+        };
         tokio::select! {
-            () = graceful.shutdown() => tracing::info!("all connections closed"),
+            () = drained => tracing::info!("all connections closed"),
             () = tokio::time::sleep(self.shutdown_timeout) => {
                 tracing::warn!(timeout_ms = self.shutdown_timeout.as_millis() as u64, "shutdown timed out; dropping connections");
             }
@@ -336,18 +346,24 @@ impl Server {
 }
 
 /// The IO of an accepted connection.
-type ConnectionIo = TokioIo<BatchedWrites<TcpStream>>;
+type ConnectionIo = TokioIo<ServedConnection>;
 
 /// Serves one accepted connection until it ends: hyper's connection for the
 /// app or service, watched for graceful shutdown.
 type ServeConnection = Box<dyn Fn(ConnectionIo, Arc<ConnectionState>, Watcher) -> Served + Send>;
 
-/// Connections to an [`App`], served without a tower adapter.
+/// Connections to an [`App`], served without a tower adapter. Upgrades are
+/// served: a WebSocket route answers `101` and takes the connection over,
+/// its permit and its count in the gauges included.
 fn app_connections(app: App, builder: Arc<auto::Builder<TokioExecutor>>) -> ServeConnection {
     Box::new(move |io, state, watcher| {
         let service = AppService::new(app.clone(), state);
         let builder = Arc::clone(&builder);
-        Box::pin(async move { watcher.watch(builder.serve_connection(io, service)).await })
+        Box::pin(async move {
+            watcher
+                .watch(builder.serve_connection_with_upgrades(io, service))
+                .await
+        })
     })
 }
 
@@ -370,29 +386,12 @@ where
     Box::new(move |io, state, watcher| {
         let service = CountedService::new(TowerToHyperService::new(service.clone()), state);
         let builder = Arc::clone(&builder);
-        Box::pin(async move { watcher.watch(builder.serve_connection(io, service)).await })
+        Box::pin(async move {
+            watcher
+                .watch(builder.serve_connection_with_upgrades(io, service))
+                .await
+        })
     })
-}
-
-/// Counts one connection in the apps' open-connections gauges while it
-/// lives.
-struct OpenConnection(Arc<[Gauge]>);
-
-impl OpenConnection {
-    fn new(gauges: Arc<[Gauge]>) -> Self {
-        for gauge in gauges.iter() {
-            gauge.inc();
-        }
-        OpenConnection(gauges)
-    }
-}
-
-impl Drop for OpenConnection {
-    fn drop(&mut self) {
-        for gauge in self.0.iter() {
-            gauge.dec();
-        }
-    }
 }
 
 /// Logs an accept error; backs off when out of file descriptors so the

@@ -189,6 +189,7 @@ pub(crate) fn expand(
     check_params(&path, &args, sig, route)?;
     let answer = answer_type(&sig.output)?;
     let meta = route_meta(method, &args, route, &path, controller, &answer);
+    let websocket_check = websocket_check(&args, route);
     let extractions = extractions(&args, &path);
     let call = call(sig, has_receiver, args.len());
     let reply = quote_spanned! {answer.span()=>
@@ -199,6 +200,7 @@ pub(crate) fn expand(
     };
     Ok(quote! {
         {
+            #websocket_check
             static __ROUTE_META: ::framework::RouteMeta = #meta;
             ::framework::__private::Route::new(
                 &__ROUTE_META,
@@ -236,21 +238,7 @@ fn route_meta(
     let handler_name = method.sig.ident.to_string();
     let method_variant = route.method.variant();
     let RoutePath { nestia, router, .. } = path;
-    let last = args
-        .iter()
-        .rposition(|arg| matches!(arg, Arg::Extractor { .. }));
-    let input_metas = args
-        .iter()
-        .enumerate()
-        .filter_map(|(index, arg)| match arg {
-            Arg::Extractor { ty } if Some(index) == last => {
-                Some(quote_spanned! {ty.span()=> <#ty as ::framework::FromRequest<_>>::INPUT })
-            }
-            Arg::Extractor { ty } => {
-                Some(quote_spanned! {ty.span()=> <#ty as ::framework::FromRequestParts>::INPUT })
-            }
-            Arg::Param { .. } => None,
-        });
+    let input_metas = input_metas(args);
     let param_metas = param_metas(args, path);
     let sdk = route.sdk;
     let answer_span = answer.span();
@@ -278,6 +266,38 @@ fn route_meta(
             description: #description,
             sdk: #sdk,
         }
+    }
+}
+
+/// The `InputMeta` of each extractor, in argument order.
+fn input_metas(args: &[Arg]) -> Vec<TokenStream> {
+    let last = args
+        .iter()
+        .rposition(|arg| matches!(arg, Arg::Extractor { .. }));
+    args.iter()
+        .enumerate()
+        .filter_map(|(index, arg)| match arg {
+            Arg::Extractor { ty } if Some(index) == last => {
+                Some(quote_spanned! {ty.span()=> <#ty as ::framework::FromRequest<_>>::INPUT })
+            }
+            Arg::Extractor { ty } => {
+                Some(quote_spanned! {ty.span()=> <#ty as ::framework::FromRequestParts>::INPUT })
+            }
+            Arg::Param { .. } => None,
+        })
+        .collect()
+}
+
+/// A check at compile time, reported at the route attribute, that a route
+/// taking a WebSocket handshake is a `get` and takes one.
+fn websocket_check(args: &[Arg], route: &RouteAttr) -> TokenStream {
+    let input_metas = input_metas(args);
+    let method_variant = route.method.variant();
+    quote_spanned! {route.attr.span()=>
+        const _: () = ::framework::__private::check_websocket_route(
+            &[#(#input_metas),*],
+            ::framework::HttpMethod::#method_variant,
+        );
     }
 }
 

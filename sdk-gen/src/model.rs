@@ -245,6 +245,7 @@ pub(crate) fn route_inputs(route: &RouteManifest) -> impl Iterator<Item = &Schem
         .chain(route.headers.iter())
         .chain(route.cookies.iter())
         .chain(route.body.iter().filter_map(|body| body.schema.as_ref()))
+        .chain(route.websocket.iter().map(|websocket| &websocket.client))
 }
 
 /// The schemas of a route's answers.
@@ -253,6 +254,7 @@ pub(crate) fn route_outputs(route: &RouteManifest) -> impl Iterator<Item = &Sche
         .responses
         .iter()
         .filter_map(|response| response.content.as_ref()?.schema.as_ref())
+        .chain(route.websocket.iter().map(|websocket| &websocket.server))
 }
 
 /// A group of routes: `bbs` holds `articles`, which holds `create` ...

@@ -52,6 +52,10 @@ pub(crate) fn generate(
         .iter()
         .flat_map(|group| &group.methods)
         .any(|method| method.events);
+    let websocket = groups
+        .iter()
+        .flat_map(|group| &group.methods)
+        .any(|method| method.websocket);
     let lib = Lib {
         crate_name: &options.package.replace('-', "_"),
         title: &manifest.title,
@@ -61,6 +65,7 @@ pub(crate) fn generate(
         groups,
         answer_enums,
         events,
+        websocket,
     }
     .render()?;
     let types = Types {
@@ -78,6 +83,7 @@ pub(crate) fn generate(
                 description: &serde_json::Value::from(format!("Client SDK of {}", manifest.title))
                     .to_string(),
                 events,
+                websocket,
             }
             .render()
             .map(crate::typescript::with_final_newline)?,
@@ -506,6 +512,8 @@ struct CargoToml<'a> {
     description: &'a str,
     /// A route answers server-sent events: the SDK needs `futures-util`.
     events: bool,
+    /// A route is a WebSocket: the SDK needs `tokio-tungstenite`.
+    websocket: bool,
 }
 
 #[derive(Template)]
@@ -521,6 +529,8 @@ struct Lib<'a> {
     answer_enums: String,
     /// A route answers server-sent events: `EventStream` is written.
     events: bool,
+    /// A route is a WebSocket: `Socket` is written.
+    websocket: bool,
 }
 
 /// A security scheme, as the client builder takes its credential.

@@ -79,6 +79,11 @@ async fn the_typescript_sdk_round_trips_every_shape() {
     let scripts = workspace.join("target/kitchen-typescript/test");
     let output = tokio::task::spawn_blocking(move || {
         std::process::Command::new("node")
+            // Node 20 has a global WebSocket only with this flag (22 has it
+            // always); the flag is passed on to each test file's process.
+            .arg("--experimental-websocket")
+            // A socket a failed test leaves open must not keep node alive.
+            .arg("--test-force-exit")
             .arg("--test")
             .arg(scripts.join("e2e.test.js"))
             .arg(scripts.join("parity.test.js"))
@@ -98,7 +103,7 @@ async fn the_typescript_sdk_round_trips_every_shape() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(
-        report.contains("# pass 24") && report.contains("# fail 0"),
+        report.contains("# pass 30") && report.contains("# fail 0"),
         "{report}"
     );
 }
@@ -658,5 +663,111 @@ async fn the_rust_sdk_reads_server_sent_events() {
         "{:?}",
         refused.err()
     );
+    task.abort();
+}
+
+/// A WebSocket route through the Rust SDK: typed messages both ways, the
+/// server's closes (1007 for a refused message, 1009 for a long one, 1000
+/// when the chat ends) and a refused handshake as the route's 400.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rust_sdk_chats_over_a_websocket() {
+    use kitchen_sdk::{ChatEcho, ChatJoin, ChatLine, Client, Error, Tenant};
+
+    let (addr, task) = served();
+    let client = Client::new(format!("http://{addr}"));
+    let join = ChatJoin {
+        nick: "kim".to_owned(),
+    };
+    let tenant = Tenant {
+        x_tenant_id: 7,
+        x_label: None,
+    };
+    let line = |text: &str, aside: Option<&str>| ChatLine {
+        text: text.to_owned(),
+        aside: aside.map(str::to_owned),
+    };
+    let mut socket = client
+        .kitchen()
+        .chat()
+        .chat("lobby ✓", &tenant, &join)
+        .await
+        .unwrap();
+    socket.send(&line("hello", None)).await.unwrap();
+    socket.send(&line("there", Some("quietly"))).await.unwrap();
+    for (seq, text) in [(1, "hello"), (2, "there")] {
+        let echo = socket.recv().await.unwrap().unwrap();
+        assert_eq!(
+            echo,
+            ChatEcho {
+                room: "lobby ✓".to_owned(),
+                nick: "kim".to_owned(),
+                tenant: 7,
+                text: text.to_owned(),
+                seq,
+            }
+        );
+    }
+    socket.close().await.unwrap();
+
+    let closed_with = |code: u16| {
+        move |ended: Option<Result<ChatEcho, Error>>| match ended {
+            Some(Err(Error::Closed { code: got, reason })) if got == code => reason,
+            other => panic!("expected a close with {code}, got {other:?}"),
+        }
+    };
+    let mut socket = client
+        .kitchen()
+        .chat()
+        .chat("lobby", &tenant, &join)
+        .await
+        .unwrap();
+    socket.send(&line("hi", Some("SHOUT"))).await.unwrap();
+    let reason = closed_with(1007)(socket.recv().await);
+    assert!(
+        reason.starts_with("message: $input.aside is not "),
+        "{reason}"
+    );
+
+    let mut socket = client
+        .kitchen()
+        .chat()
+        .chat("lobby", &tenant, &join)
+        .await
+        .unwrap();
+    socket.send(&line(&"x".repeat(2000), None)).await.unwrap();
+    let reason = closed_with(1009)(socket.recv().await);
+    assert_eq!(reason, "message_too_large: larger than 1024 bytes");
+
+    let mut socket = client
+        .kitchen()
+        .chat()
+        .chat("lobby", &tenant, &join)
+        .await
+        .unwrap();
+    socket.send(&line("one", None)).await.unwrap();
+    socket.send(&line("bye", None)).await.unwrap();
+    assert_eq!(socket.recv().await.unwrap().unwrap().text, "one");
+    assert!(socket.recv().await.is_none(), "the server ended the chat");
+
+    let refused = client
+        .kitchen()
+        .chat()
+        .chat(
+            "lobby",
+            &tenant,
+            &ChatJoin {
+                nick: String::new(),
+            },
+        )
+        .await;
+    match refused {
+        Err(Error::Api {
+            status: 400,
+            problem,
+        }) => {
+            assert_eq!(problem.errors[0].path, "$query.nick");
+        }
+        other => panic!("expected the route's 400, got {other:?}"),
+    }
     task.abort();
 }

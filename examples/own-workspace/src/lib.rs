@@ -1,6 +1,7 @@
 //! The smallest app a user writes, in a workspace of its own.
 
 use framework::prelude::*;
+use framework::ws::{WebSocketResponse, WebSocketUpgrade};
 
 #[dto]
 pub struct Note {
@@ -23,6 +24,18 @@ impl Notes {
     #[typed_route::post("")]
     async fn create(&self, note: TypedBody<Note>) -> Note {
         note.into_inner()
+    }
+
+    /// Echo notes over a WebSocket (the `ws` feature).
+    #[typed_route::get("live")]
+    async fn live(&self, ws: WebSocketUpgrade<Note, Note>) -> WebSocketResponse {
+        ws.on_upgrade(|mut socket| async move {
+            while let Some(note) = socket.recv().await {
+                if socket.send(&note).await.is_err() {
+                    break;
+                }
+            }
+        })
     }
 }
 

@@ -1,6 +1,7 @@
 //! The README's promises hold for an app outside the framework's workspace,
-//! built with crates.io's hyper: malformed requests get their 400/431, and
-//! pipelined requests are answered in order.
+//! built with crates.io's hyper: malformed requests get their 400/431,
+//! pipelined requests are answered in order, and a WebSocket route (the
+//! `ws` feature) echoes valid notes and closes with 1007 on an invalid one.
 
 use std::time::Duration;
 
@@ -64,4 +65,36 @@ async fn pipelined_requests_are_answered_in_order_in_one_batch() {
     assert!(positions.windows(2).all(|pair| pair[0] < pair[1]), "{answer}");
     assert_eq!(answer.matches("HTTP/1.1 201").count(), 10, "{answer}");
     assert!(answer.ends_with("hello"), "{answer}");
+}
+
+#[tokio::test]
+async fn a_websocket_route_echoes_notes_and_refuses_invalid_ones() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+
+    let addr = serve().await;
+    let (mut socket, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/notes/live"))
+        .await
+        .unwrap();
+    socket
+        .send(Message::text(r#"{"text":"hello"}"#))
+        .await
+        .unwrap();
+    let echoed = tokio::time::timeout(Duration::from_secs(5), socket.next())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert_eq!(echoed, Message::text(r#"{"text":"hello"}"#));
+    socket.send(Message::text(r#"{"text":""}"#)).await.unwrap();
+    let closed = tokio::time::timeout(Duration::from_secs(5), socket.next())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    let Message::Close(Some(frame)) = closed else {
+        panic!("expected a close, got {closed:?}");
+    };
+    assert_eq!(u16::from(frame.code), 1007);
+    assert!(frame.reason.starts_with("message: $input.text"), "{}", frame.reason);
 }

@@ -45,9 +45,34 @@ pub fn from_json<T: Dto>(json: &[u8]) -> Result<T, ApiError> {
     decode_json(json, "$input")
 }
 
+/// What a JSON input is, as its refusal names it: `body` with the code
+/// `invalid_body`, or a WebSocket `message` with `invalid_message`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct JsonInput {
+    /// The problem's code.
+    pub(crate) code: &'static str,
+    /// What the message calls it.
+    pub(crate) name: &'static str,
+}
+
+/// A request body.
+pub(crate) const BODY: JsonInput = JsonInput {
+    code: "invalid_body",
+    name: "body",
+};
+
 /// Parses and validates a JSON body (`root` is `$input`), or reports every
 /// problem with it as `400 invalid_body`.
 pub(crate) fn decode_json<T: Dto>(body: &[u8], root: &str) -> Result<T, ApiError> {
+    decode_json_input(body, root, BODY)
+}
+
+/// Parses and validates one JSON input, `what` naming it in the report.
+pub(crate) fn decode_json_input<T: Dto>(
+    body: &[u8],
+    root: &str,
+    what: JsonInput,
+) -> Result<T, ApiError> {
     let parsed = SCRATCH.with(|scratch| {
         let mut scratch = scratch.borrow_mut();
         let (input, buffers) = &mut *scratch;
@@ -59,8 +84,8 @@ pub(crate) fn decode_json<T: Dto>(body: &[u8], root: &str) -> Result<T, ApiError
     });
     match parsed {
         Ok(value) if value.is_valid() => Ok(value),
-        Ok(_) => Err(report_json::<T>(body, root, None)),
-        Err(reason) => Err(report_json::<T>(body, root, Some(reason))),
+        Ok(_) => Err(report_json::<T>(body, root, what, None)),
+        Err(reason) => Err(report_json::<T>(body, root, what, Some(reason))),
     }
 }
 
@@ -74,7 +99,12 @@ fn parse_reason(err: &simd_json::Error) -> String {
 }
 
 /// The full report of a refused JSON body.
-fn report_json<T: Dto>(body: &[u8], root: &str, parse_error: Option<String>) -> ApiError {
+fn report_json<T: Dto>(
+    body: &[u8],
+    root: &str,
+    what: JsonInput,
+    parse_error: Option<String>,
+) -> ApiError {
     let described = schema_of::<T>();
     let expected_text = expected(&described.schema, &described.registry);
     let value: Value = match serde_json::from_slice(body) {
@@ -83,8 +113,8 @@ fn report_json<T: Dto>(body: &[u8], root: &str, parse_error: Option<String>) -> 
             let reason = format!("not valid JSON: {err}");
             return ApiError::new(
                 StatusCode::BAD_REQUEST,
-                "invalid_body",
-                format!("body: {reason}"),
+                what.code,
+                format!("{}: {reason}", what.name),
             )
             .with_issues([ValidationIssue::missing(
                 root,
@@ -103,7 +133,7 @@ fn report_json<T: Dto>(body: &[u8], root: &str, parse_error: Option<String>) -> 
             value,
         ));
     }
-    invalid("invalid_body", "body", issues)
+    invalid(what.code, what.name, issues)
 }
 
 /// Parses and validates text fields (query or headers) given as a JSON

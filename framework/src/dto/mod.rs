@@ -25,6 +25,8 @@ pub use write_json::{write_null, write_serde, write_str};
 pub use decode::MAX_JSON_DEPTH;
 #[doc(hidden)]
 pub use decode::run_check;
+#[cfg(feature = "ws")]
+pub(crate) use decode::{JsonInput, decode_json_input};
 pub(crate) use decode::{decode_json, decode_text_map};
 #[doc(hidden)]
 pub use presence::{nullable, present};

@@ -56,6 +56,9 @@ pub enum InputKind {
     Cookies,
     /// Something else about the request (its head, a credential ...).
     Request,
+    /// The handshake of a WebSocket route: the request becomes a socket
+    /// carrying [`InputMeta::messages`].
+    WebSocket,
 }
 
 /// How a body travels: the media type and how SDKs encode it.
@@ -104,6 +107,19 @@ pub struct InputMeta {
     pub security: Option<&'static SecurityMeta>,
     /// Errors it may answer besides the framework's own `400`.
     pub errors: &'static [ErrorMeta],
+    /// For a WebSocket handshake: the messages each side sends.
+    pub messages: Option<MessagesMeta>,
+}
+
+/// The messages of a WebSocket route: what the client sends and what the
+/// server sends, each one JSON value of its schema.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct MessagesMeta {
+    /// The schema of a message from the client.
+    pub client: SchemaFn,
+    /// The schema of a message from the server.
+    pub server: SchemaFn,
 }
 
 impl InputMeta {
@@ -117,6 +133,7 @@ impl InputMeta {
             content: None,
             security: None,
             errors: &[],
+            messages: None,
         }
     }
 
@@ -143,6 +160,26 @@ impl InputMeta {
             content: Some((content, media_type)),
             security: None,
             errors: &[],
+            messages: None,
+        }
+    }
+
+    /// The handshake of a WebSocket route whose client sends messages of
+    /// the schema `client` and whose server sends messages of the schema
+    /// `server`.
+    ///
+    /// ```
+    /// use framework::{InputKind, InputMeta, schema::ToSchema};
+    ///
+    /// const INPUT: InputMeta = InputMeta::websocket(<String as ToSchema>::schema, <u64 as ToSchema>::schema);
+    /// assert_eq!(INPUT.kind, InputKind::WebSocket);
+    /// assert!(INPUT.messages.is_some());
+    /// ```
+    pub const fn websocket(client: SchemaFn, server: SchemaFn) -> Self {
+        InputMeta {
+            kind: InputKind::WebSocket,
+            messages: Some(MessagesMeta { client, server }),
+            ..Self::request()
         }
     }
 

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use utoipa::openapi::{
     ComponentsBuilder, ContentBuilder, InfoBuilder, OpenApi, OpenApiBuilder, Paths, RefOr,
     Required, ResponseBuilder,
+    extensions::{Extensions, ExtensionsBuilder},
     header::HeaderBuilder,
     path::{
         HttpMethod as OaMethod, OperationBuilder, ParameterBuilder, ParameterIn, ParameterStyle,
@@ -25,7 +26,7 @@ use crate::{
     extractor::ContentKind,
     manifest::{
         ApiManifest, PROBLEM_TYPE, ResponseManifest, RouteManifest, SecurityKindManifest,
-        SecuritySchemeManifest,
+        SecuritySchemeManifest, WebSocketManifest,
     },
     route::{Controller, HttpMethod, RouteMeta},
     schema::{DefId, Schema, TypeKind},
@@ -312,8 +313,32 @@ impl OpenApiDocument {
                 Vec::<String>::new(),
             ));
         }
+        if let Some(websocket) = &route.websocket {
+            operation = operation.extensions(Some(websocket_extension(websocket, converter)));
+        }
         operation.build()
     }
+}
+
+/// The name of the extension that documents a WebSocket route.
+pub const WEBSOCKET_EXTENSION: &str = "x-websocket";
+
+/// `x-websocket` on a WebSocket route's `GET`: OpenAPI has no object for
+/// a socket, so the messages each side sends are given as schemas here,
+/// next to the `101` answer.
+fn websocket_extension(websocket: &WebSocketManifest, converter: &Converter<'_>) -> Extensions {
+    let schema = |schema: &Schema| {
+        // A schema is strings, numbers, maps and arrays.
+        serde_json::to_value(converter.schema(schema)).unwrap_or_default()
+    };
+    let described = serde_json::json!({
+        "description": "The response 101 turns the connection into a WebSocket. Each message is one text frame holding one JSON value: `clientMessage` from the client, `serverMessage` from the server. A message that is not valid closes the socket with code 1007 (the reason says why), a message over the size limit with 1009; the server closes idle sockets and, when it shuts down, open sockets with 1001.",
+        "clientMessage": schema(&websocket.client),
+        "serverMessage": schema(&websocket.server),
+    });
+    ExtensionsBuilder::new()
+        .add(WEBSOCKET_EXTENSION, described)
+        .build()
 }
 
 /// The schema of a body: bytes are `string` with `format: binary`.

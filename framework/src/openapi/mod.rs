@@ -4,7 +4,7 @@
 mod document;
 mod schema;
 
-pub use document::{OpenApiDocument, OpenApiError};
+pub use document::{OpenApiDocument, OpenApiError, WEBSOCKET_EXTENSION};
 
 /// utoipa's OpenAPI model, which the document is built with.
 pub use utoipa::openapi;

@@ -12,3 +12,4 @@ mod parity;
 mod server;
 mod sse;
 mod write_json;
+mod ws;

@@ -35,6 +35,8 @@ pub(super) struct Method {
     pub(super) answer_enum: String,
     /// The route's one answer is server-sent events, read as they arrive.
     pub(super) events: bool,
+    /// The route is a WebSocket: the method opens a `Socket`.
+    pub(super) websocket: bool,
 }
 
 /// The request a method builds, before it is sent.
@@ -61,7 +63,14 @@ impl RustGen<'_, '_> {
             },
             _ => None,
         };
-        let (output, arms, answer_enum) = if let Some(schema) = events {
+        let (output, arms, answer_enum) = if let Some(websocket) = &route.websocket {
+            let output = format!(
+                "crate::Socket<{}, {}>",
+                self.type_of(&websocket.client, None),
+                self.type_of(&websocket.server, None)
+            );
+            (output, Vec::new(), String::new())
+        } else if let Some(schema) = events {
             let output = format!("crate::EventStream<{}>", self.type_of(schema, None));
             (output, Vec::new(), String::new())
         } else if plain {
@@ -99,7 +108,8 @@ impl RustGen<'_, '_> {
             },
             arms,
             answer_enum,
-            events: events.is_some(),
+            events: events.is_some() && route.websocket.is_none(),
+            websocket: route.websocket.is_some(),
         })
     }
 
@@ -263,6 +273,13 @@ impl RustGen<'_, '_> {
             doc.push_str(&route.description);
         }
         doc.push_str(&format!("\n\n`{} {}`", route.method, route.path));
+        if let Some(websocket) = &route.websocket {
+            doc.push_str(&format!(
+                "\n\nOpens a WebSocket ([`Socket`]): the client sends [`{}`] messages and receives [`{}`] ones. The server closes it with `1007` for a message it refuses, `1009` for one over its size limit, `1001` when it is idle or shuts down ([`Error::Closed`]).",
+                self.type_of(&websocket.client, None),
+                self.type_of(&websocket.server, None)
+            ));
+        }
         if answers.iter().any(|answer| answer.shape == Shape::Redirect) {
             doc.push_str("\n\nA redirect is answered, not followed.");
         }
@@ -291,9 +308,15 @@ impl RustGen<'_, '_> {
                     error.status, error.description
                 ));
             }
-            doc.push_str(
-                "- [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise",
-            );
+            if route.websocket.is_some() {
+                doc.push_str(
+                    "- [`Error::UnexpectedStatus`], [`Error::WebSocket`], [`Error::Transport`] otherwise",
+                );
+            } else {
+                doc.push_str(
+                    "- [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise",
+                );
+            }
         }
         Ok(doc)
     }

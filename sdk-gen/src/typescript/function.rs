@@ -42,6 +42,9 @@ pub(super) struct Function {
     pub(super) metadata: String,
     /// The structures its types name.
     pub(super) imports: Vec<String>,
+    /// A WebSocket route's message types, client's and server's: the
+    /// function opens a socket.
+    pub(super) messages: Option<(String, String)>,
 }
 
 /// The arguments of a call besides the connection.
@@ -88,6 +91,16 @@ impl TypeScript<'_, '_> {
                 format!("{}: {ty}", binding(&function, &param.name))
             })
             .collect::<Vec<_>>();
+        let messages = route.websocket.as_ref().map(|websocket| {
+            (
+                self.type_of(&websocket.client, Dir::Input),
+                self.type_of(&websocket.server, Dir::Output),
+            )
+        });
+        let output = match &messages {
+            Some(_) => "$runtime.Socket<ClientMessage, ServerMessage>".to_owned(),
+            None => self.output(&answers),
+        };
         Ok(Function {
             doc: self.function_doc(route)?.render(""),
             params: params.params,
@@ -96,7 +109,7 @@ impl TypeScript<'_, '_> {
             path_expr: path_expr(route, &function),
             inputs: params.inputs.join(", "),
             aliases: params.aliases,
-            output: self.output(&answers),
+            output,
             errors: if error_statuses.is_empty() {
                 "never".to_owned()
             } else {
@@ -106,6 +119,7 @@ impl TypeScript<'_, '_> {
             metadata: indent(&pretty(&self.metadata(route, &answers)?), "  "),
             imports: self.imports(route),
             name: function,
+            messages,
         })
     }
 
@@ -217,6 +231,19 @@ impl TypeScript<'_, '_> {
                 doc.line(line);
             }
         }
+        if route.websocket.is_some() {
+            if !doc.is_empty() {
+                doc.blank();
+            }
+            doc.line(
+                "Opens a WebSocket: `send` a `ClientMessage`, iterate over each `ServerMessage`",
+            );
+            doc.line("(checked against its type), `close()` when done. The server closes it with");
+            doc.line(
+                "1007 for a message it refuses, 1009 for one over its size limit, 1001 when it",
+            );
+            doc.line("is idle or shuts down: the iteration then throws `SocketClosedError`.");
+        }
         if route.cookies.is_some() {
             if !doc.is_empty() {
                 doc.blank();
@@ -322,6 +349,15 @@ impl TypeScript<'_, '_> {
                 .map(|answer| answer_metadata(answer, |body| schema(body, 5)))
                 .collect();
             keys.insert("answers".into(), Value::Array(answers));
+        }
+        if let Some(websocket) = &route.websocket {
+            keys.insert(
+                "websocket".into(),
+                json!({
+                    "client": schema(&websocket.client, 7),
+                    "server": schema(&websocket.server, 8),
+                }),
+            );
         }
         Ok(metadata)
     }

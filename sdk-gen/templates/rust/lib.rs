@@ -116,6 +116,30 @@ pub enum Error {
     /// The request or the answer did not get through.
     #[error("transport: {0}")]
     Transport(#[from] reqwest::Error),
+{%- if websocket %}
+    /// The WebSocket could not be opened, or failed.
+    #[error("WebSocket: {0}")]
+    WebSocket(Box<tokio_tungstenite::tungstenite::Error>),
+    /// The server closed the WebSocket with a code other than `1000`:
+    /// `1007` for a message it refused (the reason says why), `1009` for
+    /// one over its size limit, `1001` when the socket was idle or the
+    /// server shuts down, `1011` when the handler failed.
+    #[error("the server closed the WebSocket with {code}: {reason}")]
+    Closed {
+        /// The close code.
+        code: u16,
+        /// The reason the server gave.
+        reason: String,
+    },
+    /// A message from the server is not JSON of its type.
+    #[error("a WebSocket message is not what the route documents: {source}")]
+    InvalidMessage {
+        /// The message.
+        message: String,
+        /// Why it could not be read.
+        source: serde_json::Error,
+    },
+{%- endif %}
 }
 
 impl Error {
@@ -127,6 +151,9 @@ impl Error {
             | Error::InvalidBody { status, .. }
             | Error::InvalidHeader { status, .. } => Some(*status),
             Error::MissingCredential { .. } | Error::Encode(_) | Error::Transport(_) => None,
+{%- if websocket %}
+            Error::WebSocket(_) | Error::Closed { .. } | Error::InvalidMessage { .. } => None,
+{%- endif %}
         }
     }
 
@@ -279,7 +306,9 @@ impl {% if !group.root %}<'a> {% endif %}{{ group.name }}{% if !group.root %}<'a
 {%- for step in m.steps %}
         {{ step }}
 {%- endfor %}
-{%- if m.events %}
+{%- if m.websocket %}
+        crate::connect(request, &[{{ m.errors }}]).await
+{%- else if m.events %}
         let response = request.send().await?;
         let status = response.status().as_u16();
         if status == {{ m.status }} {
@@ -633,6 +662,134 @@ impl EventParser {
             _ => {}
         }
         None
+    }
+}
+{%- endif %}
+
+{%- if websocket %}
+/// A WebSocket whose client sends `S` messages and whose server sends `R`
+/// messages, one JSON text message each. Read it with
+/// [`recv`](Socket::recv) (or as a [`Stream`](futures_util::Stream)):
+/// `None` once the socket is closed normally, [`Error::Closed`] when the
+/// server closed it with another code. Dropping it drops the connection;
+/// [`close`](Socket::close) closes it cleanly. It is opened by
+/// tokio-tungstenite with the request the method builds (path, query,
+/// headers, credentials), not through the client's reqwest: an
+/// [`http_client`](ClientBuilder::http_client)'s default headers, proxies
+/// and timeouts do not apply to it.
+pub struct Socket<S, R> {
+    stream: tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+    messages: std::marker::PhantomData<fn(S) -> R>,
+}
+
+impl<S, R> std::fmt::Debug for Socket<S, R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Socket").finish_non_exhaustive()
+    }
+}
+
+impl<S: Serialize, R: DeserializeOwned> Socket<S, R> {
+    /// Sends one message.
+    pub async fn send(&mut self, message: &S) -> Result<(), Error> {
+        use futures_util::SinkExt;
+        let text = serde_json::to_string(message).map_err(|err| Error::Encode(err.to_string()))?;
+        self.stream
+            .send(tokio_tungstenite::tungstenite::Message::text(text))
+            .await
+            .map_err(socket_error)
+    }
+
+    /// The next message from the server; `None` once the socket is closed
+    /// normally.
+    pub async fn recv(&mut self) -> Option<Result<R, Error>> {
+        futures_util::StreamExt::next(self).await
+    }
+
+    /// Closes the socket (`1000`) and waits for the server to close it too.
+    pub async fn close(mut self) -> Result<(), Error> {
+        use futures_util::StreamExt;
+        self.stream.close(None).await.map_err(socket_error)?;
+        while let Some(message) = self.stream.next().await {
+            message.map_err(socket_error)?;
+        }
+        Ok(())
+    }
+}
+
+impl<S, R: DeserializeOwned> futures_util::Stream for Socket<S, R> {
+    type Item = Result<R, Error>;
+
+    fn poll_next(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        use tokio_tungstenite::tungstenite::Message;
+        let this = self.get_mut();
+        loop {
+            let message = match std::task::ready!(this.stream.poll_next_unpin(cx)) {
+                None => return std::task::Poll::Ready(None),
+                Some(Err(err)) => return std::task::Poll::Ready(Some(Err(socket_error(err)))),
+                Some(Ok(message)) => message,
+            };
+            let text = match message {
+                Message::Text(text) => text.as_str().to_owned(),
+                Message::Binary(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+                Message::Close(Some(frame)) if u16::from(frame.code) != 1000 => {
+                    return std::task::Poll::Ready(Some(Err(Error::Closed {
+                        code: frame.code.into(),
+                        reason: frame.reason.as_str().to_owned(),
+                    })));
+                }
+                Message::Close(_) => return std::task::Poll::Ready(None),
+                Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => continue,
+            };
+            let decoded = serde_json::from_str(&text)
+                .map_err(|source| Error::InvalidMessage { message: text, source });
+            return std::task::Poll::Ready(Some(decoded));
+        }
+    }
+}
+
+use futures_util::StreamExt as _;
+
+fn socket_error(err: tokio_tungstenite::tungstenite::Error) -> Error {
+    Error::WebSocket(Box::new(err))
+}
+
+/// Opens the WebSocket of a request built like any other (path, query,
+/// headers, credentials): a refusal is the route's documented error.
+async fn connect<S, R>(
+    request: reqwest::RequestBuilder,
+    documented: &[u16],
+) -> Result<Socket<S, R>, Error> {
+    use tokio_tungstenite::tungstenite::{self, client::IntoClientRequest};
+    let request = request.build()?;
+    let url = request.url().as_str();
+    let url = match url.strip_prefix("http") {
+        Some(rest) => format!("ws{rest}"),
+        None => url.to_owned(),
+    };
+    let mut handshake = url.into_client_request().map_err(socket_error)?;
+    for (name, value) in request.headers() {
+        handshake.headers_mut().append(name.clone(), value.clone());
+    }
+    match tokio_tungstenite::connect_async(handshake).await {
+        Ok((stream, _)) => Ok(Socket {
+            stream,
+            messages: std::marker::PhantomData,
+        }),
+        Err(tungstenite::Error::Http(response)) => {
+            let status = response.status().as_u16();
+            let body = response
+                .body()
+                .as_deref()
+                .map(|body| String::from_utf8_lossy(body).into_owned())
+                .unwrap_or_default();
+            Err(failure(status, body, documented))
+        }
+        Err(err) => Err(socket_error(err)),
     }
 }
 {%- endif %}

@@ -12,6 +12,42 @@ import type { {{ imports|join(", ") }} } from "{{ structures }}";
 {%- endif %}
 {%- endif %}
 {%- for f in functions %}
+{%- if let Some((client, server)) = f.messages %}
+
+{{ f.doc }}export async function {{ f.name }}(
+  connection: $runtime.IConnection,
+{%- for param in f.params %}
+  {{ param }},
+{%- endfor %}
+): Promise<{{ f.name }}.Output> {
+  return (await $runtime.connect(connection, {{ f.name }}.METADATA, {{ f.name }}.path({{ f.path_params }}), {
+    params: [{{ f.path_params }}],{% if !f.inputs.is_empty() %}
+    {{ f.inputs }},{% endif %}
+  })) as {{ f.name }}.Output;
+}
+
+export namespace {{ f.name }} {
+{%- for alias in f.aliases %}
+  export type {{ alias }};
+{%- endfor %}
+  /** What the client sends. */
+  export type ClientMessage = {{ client }};
+  /** What the server sends. */
+  export type ServerMessage = {{ server }};
+  export type Output = {{ f.output }};
+  /** The statuses of the documented errors of the handshake. */
+  export type ErrorStatus = {{ f.errors }};
+  /** The documented errors, as `HttpError`s. */
+  export type Error = $runtime.HttpError<ErrorStatus>;
+
+  export const METADATA = {{ f.metadata }} as const satisfies $runtime.RouteMetadata;
+
+  /** The path of a call, parameters URI-encoded. */
+  export function path({{ f.path_signature }}): string {
+    return `{{ f.path_expr }}`;
+  }
+}
+{%- else %}
 
 {{ f.doc }}export async function {{ f.name }}(
   connection: $runtime.IConnection,
@@ -57,4 +93,5 @@ export namespace {{ f.name }} {
     })) as Propagation;
   }
 }
+{%- endif %}
 {%- endfor %}

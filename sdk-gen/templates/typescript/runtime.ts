@@ -55,6 +55,16 @@ export interface IConnection {
    * (`{ ...connection, signal }`) to cancel it alone.
    */
   signal?: AbortSignal;
+  /**
+   * The WebSocket constructor WebSocket routes open their socket with;
+   * the global `WebSocket` by default (browsers, Node 22+, Node 20 with
+   * `--experimental-websocket`). Headers (the connection's, a route's
+   * typed headers, credentials, cookies) go with the handshake as
+   * `new WebSocket(url, { headers })`, which Node's global WebSocket and
+   * the `ws` package accept: a browser's WebSocket sends none (only the
+   * browser's own cookies), so in a browser such a route cannot be used.
+   */
+  webSocket?: WebSocketConstructor;
 }
 
 /** One reason an input was refused. */
@@ -271,6 +281,8 @@ export interface RouteMetadata {
   readonly security?: readonly SecurityMetadata[];
   /** Every success answer, when there is more than one JSON answer. */
   readonly answers?: readonly AnswerMetadata[];
+  /** A WebSocket route's messages: what the client and the server send. */
+  readonly websocket?: { readonly client: RuntimeSchema; readonly server: RuntimeSchema };
 }
 
 /** A credential a route needs, and where it goes. */
@@ -364,13 +376,31 @@ async function exchange(
     return simulated(route);
   }
   const headers: Record<string, string> = { ...(connection.headers ?? {}) };
-  const request: RequestInit = { method: route.method, headers, redirect: "manual" };
+  const request: RequestInit = { method: route.method, redirect: "manual" };
   if (connection.signal !== undefined) request.signal = connection.signal;
   if (route.body !== null || route.encoding !== undefined) {
     const [type, body] = encodeBody(route.encoding, input.body);
     headers["content-type"] = type;
     request.body = body;
   }
+  const sent = target(headers, path, connection, input, credentials);
+  request.headers = sent.headers;
+  const send = connection.fetch ?? fetch;
+  const response = await send(sent.url, request);
+  return receive(route, response, connection.signal);
+}
+
+/**
+ * The URL and headers of a request: `headers` (the connection's), the
+ * route's typed headers, its credentials and cookies, and the query.
+ */
+function target(
+  headers: Record<string, string>,
+  path: string,
+  connection: IConnection,
+  input: CallInput,
+  credentials: [SecurityMetadata, string][],
+): { url: string; headers: Headers } {
   const sent = new Headers(headers);
   if (input.headers !== undefined && input.headers !== null) {
     for (const [name, value] of Object.entries(input.headers)) {
@@ -389,15 +419,12 @@ async function exchange(
     else cookies.push(`${scheme.key ?? ""}=${encodeURIComponent(credential)}`);
   }
   if (cookies.length > 0) sent.append("cookie", cookies.join("; "));
-  request.headers = sent;
   let url = connection.host.replace(/\/+$/, "") + path;
   if (input.query !== undefined && input.query !== null) {
     const query = encodeQuery(input.query);
     if (query !== "") url += "?" + query;
   }
-  const send = connection.fetch ?? fetch;
-  const response = await send(url, request);
-  return receive(route, response, connection.signal);
+  return { url, headers: sent };
 }
 
 /** Reads a response as the route's answer of its status, if it has one. */
@@ -664,6 +691,313 @@ function simulatedEvents(schema: RuntimeSchema | undefined): EventStream<unknown
     events.push({ data: schema === undefined ? null : random(schema, 0), event: "message", id: String(index + 1) });
   }
   return new EventStream(events, "simulate");
+}
+
+/** What a WebSocket route's socket needs of a WebSocket. */
+export interface WebSocketLike {
+  readonly readyState: number;
+  binaryType?: string;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  addEventListener(type: "open" | "message" | "close" | "error", listener: (event: never) => void): void;
+}
+
+/** Makes a WebSocket; see `IConnection.webSocket`. */
+export type WebSocketConstructor = new (url: string, options?: never) => WebSocketLike;
+
+/** A constructor that takes headers, as `IConnection.webSocket` says. */
+type WithHeaders = new (url: string, options?: { headers: Record<string, string> }) => WebSocketLike;
+
+/** How a socket was closed: its close code and reason. */
+export interface CloseInfo {
+  readonly code: number;
+  readonly reason: string;
+}
+
+/**
+ * A socket that the server closed with another code than 1000 (normal):
+ * 1007 for a message it refused (the reason is the problem: the first
+ * issue with its `$input` path, and how many more), 1009 for one over its
+ * size limit, 1001 when the socket was idle or the server shuts down, 1011
+ * when the handler failed; 1006 when the connection was lost, or could not
+ * be opened for a reason the server did not document.
+ */
+export class SocketClosedError extends Error implements CloseInfo {
+  readonly code: number;
+  readonly reason: string;
+
+  constructor(what: string, code: number, reason: string) {
+    super(`${what}: the WebSocket was closed with ${code}${reason === "" ? "" : `: ${reason}`}`);
+    this.name = "SocketClosedError";
+    this.code = code;
+    this.reason = reason;
+  }
+}
+
+/**
+ * A message the client refused to send: it is not of the route's client
+ * message type (checked with `connection.validate` or `simulate`); every
+ * issue is listed as the server lists them.
+ */
+export class MessageError extends Error {
+  readonly issues: readonly ValidationIssue[];
+
+  constructor(what: string, issues: ValidationIssue[]) {
+    const first = issues[0];
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more issues)` : "";
+    super(`${what}: ${first === undefined ? "the message" : `${first.path} is not ${first.expected}`}${more} (checked by the client)`);
+    this.name = "MessageError";
+    this.issues = issues;
+  }
+}
+
+/**
+ * Opens a WebSocket route's socket, once its credentials and inputs (and,
+ * with `connection.validate`, their validity) are checked. A refused
+ * handshake throws the route's documented error as `HttpError`: WebSocket
+ * clients do not see the status, so the SDK asks again with a plain `GET`,
+ * which the server answers with its refusal.
+ */
+export async function connect(
+  connection: IConnection,
+  route: RouteMetadata,
+  path: string,
+  input: CallInput,
+): Promise<Socket<unknown, unknown>> {
+  const what = `${route.method} ${route.path}`;
+  const messages = route.websocket;
+  if (messages === undefined) throw new Error(`${what} is not a WebSocket route`);
+  const credentials = credentialsOf(connection, route);
+  if (connection.simulate === true || connection.validate === true) {
+    const refused = validateInput(route, input);
+    if (refused !== null) throw new HttpError(refused.status, refused.body, refused.headers);
+  }
+  const validate = connection.simulate === true || connection.validate === true;
+  if (connection.simulate === true) return new Socket(null, what, messages, validate, connection.signal);
+  connection.signal?.throwIfAborted();
+  const sent = target({ ...(connection.headers ?? {}) }, path, connection, input, credentials);
+  const headers: Record<string, string> = {};
+  sent.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const make = (connection.webSocket ?? (globalThis as { WebSocket?: unknown }).WebSocket) as WithHeaders | undefined;
+  if (make === undefined) {
+    throw new Error(
+      `${what}: no WebSocket; set \`connection.webSocket\` (before Node 22: the \`ws\` package, or run node with --experimental-websocket)`,
+    );
+  }
+  const url = sent.url.replace(/^http/, "ws");
+  const raw = Object.keys(headers).length > 0 ? new make(url, { headers }) : new make(url);
+  const socket = new Socket<unknown, unknown>(raw, what, messages, validate, connection.signal);
+  if (await socket.opened) return socket;
+  connection.signal?.throwIfAborted();
+  // Why the handshake failed: the same request without the upgrade gets
+  // the server's refusal (a guard's 401, the inputs' 400), or 426.
+  const answer = await (connection.fetch ?? fetch)(sent.url, {
+    method: "GET",
+    headers: sent.headers,
+    redirect: "manual",
+    ...(connection.signal === undefined ? {} : { signal: connection.signal }),
+  });
+  const body = await answer.text();
+  if (answer.status !== 426 && route.errors.includes(answer.status)) {
+    const answered: Record<string, string> = {};
+    answer.headers.forEach((value, name) => {
+      answered[name] = value;
+    });
+    throw new HttpError(answer.status, body, answered);
+  }
+  throw new SocketClosedError(what, 1006, "the WebSocket could not be opened");
+}
+
+/**
+ * A WebSocket route's socket: `send` client messages, iterate with
+ * `for await` over the server's messages (each parsed and checked against
+ * its type), `close()` when done.
+ *
+ * The iteration ends when the socket is closed normally (by `close()`, by
+ * breaking out of the loop, or by the server with 1000); a close with
+ * another code throws `SocketClosedError`, and a server message that is not
+ * of its type throws `DecodeError` (the socket is then closed with 1007).
+ * Messages that arrive while nothing iterates are kept, in order.
+ */
+export class Socket<Send, Receive> implements AsyncIterable<Receive> {
+  readonly #socket: WebSocketLike | null;
+  readonly #what: string;
+  readonly #messages: { readonly client: RuntimeSchema; readonly server: RuntimeSchema };
+  readonly #validate: boolean;
+  readonly #queue: Receive[] = [];
+  #failure: unknown = null;
+  #ended: CloseInfo | null = null;
+  #closing = false;
+  #wake: (() => void) | null = null;
+  readonly #closed: Promise<CloseInfo>;
+  #resolveClosed: (info: CloseInfo) => void = () => undefined;
+  /** Whether the socket opened (`false`: the handshake failed). */
+  readonly opened: Promise<boolean>;
+
+  /**
+   * Serves `socket` (`null`: a simulated server, which answers each message
+   * with a random server message); `what` names the route in errors.
+   */
+  constructor(
+    socket: WebSocketLike | null,
+    what: string,
+    messages: { readonly client: RuntimeSchema; readonly server: RuntimeSchema },
+    validate: boolean,
+    signal?: AbortSignal,
+  ) {
+    this.#socket = socket;
+    this.#what = what;
+    this.#messages = messages;
+    this.#validate = validate;
+    this.#closed = new Promise((resolve) => {
+      this.#resolveClosed = resolve;
+    });
+    if (socket === null) {
+      this.opened = Promise.resolve(true);
+    } else {
+      if ("binaryType" in socket) socket.binaryType = "arraybuffer";
+      this.opened = new Promise((resolve) => {
+        socket.addEventListener("open", () => resolve(true));
+        socket.addEventListener("error", () => resolve(false));
+        socket.addEventListener("close", (event: { code: number; reason: string }) => {
+          resolve(false);
+          this.#end({ code: event.code, reason: event.reason });
+        });
+      });
+      socket.addEventListener("message", (event: { data: unknown }) => this.#receive(event.data));
+    }
+    signal?.addEventListener(
+      "abort",
+      () => {
+        this.#failure ??= signal.reason;
+        this.#stop(1000, "");
+        this.#notify();
+      },
+      { once: true },
+    );
+  }
+
+  /**
+   * Sends `message` as one JSON text message. With `connection.validate`
+   * (or `simulate`) a message that is not of its type throws `MessageError`
+   * and is not sent; a closed socket throws `SocketClosedError`.
+   */
+  send(message: Send): void {
+    if (this.#validate) {
+      const issues = validate(this.#messages.client, message, "$input");
+      if (issues.length > 0) throw new MessageError(this.#what, issues);
+    }
+    if (this.#ended !== null || this.#closing) {
+      throw new SocketClosedError(this.#what, this.#ended?.code ?? 1000, this.#ended?.reason ?? "closed by the client");
+    }
+    if (this.#socket === null) {
+      this.#queue.push(random(this.#messages.server, 0) as Receive);
+      this.#notify();
+      return;
+    }
+    this.#socket.send(JSON.stringify(message));
+  }
+
+  /** Closes the socket (1000 unless told otherwise); resolves once it is closed. */
+  close(code = 1000, reason = ""): Promise<CloseInfo> {
+    this.#stop(code, reason);
+    return this.#closed;
+  }
+
+  /** Resolves once the socket is closed, with its code and reason. */
+  get closed(): Promise<CloseInfo> {
+    return this.#closed;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<Receive> {
+    try {
+      for (;;) {
+        if (this.#queue.length > 0) {
+          yield this.#queue.shift() as Receive;
+          continue;
+        }
+        if (this.#failure !== null) throw this.#failure;
+        const ended = this.#ended;
+        if (ended !== null) {
+          if (ended.code === 1000 || this.#closing) return;
+          throw new SocketClosedError(this.#what, ended.code, ended.reason);
+        }
+        await new Promise<void>((resolve) => {
+          this.#wake = resolve;
+        });
+      }
+    } finally {
+      this.#stop(1000, "");
+    }
+  }
+
+  #receive(data: unknown): void {
+    if (this.#failure !== null) return;
+    const text = typeof data === "string" ? data : new TextDecoder().decode(data as ArrayBuffer);
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      this.#refuse(new DecodeError(`${this.#what}: a message is not JSON`, 101, text), "message: not valid JSON");
+      return;
+    }
+    const issues: ValidationIssue[] = [];
+    check(this.#messages.server, message, "$output", "in", issues);
+    if (issues.length > 0) {
+      const where = issues.map((issue) => `${issue.path} (${issue.expected})`).join(", ");
+      const reason = `message: ${issues[0]?.path ?? "$output"} is not ${issues[0]?.expected ?? "valid"}`;
+      this.#refuse(new DecodeError(`${this.#what}: a message is not of its type at ${where}`, 101, text), reason);
+      return;
+    }
+    this.#queue.push(message as Receive);
+    this.#notify();
+  }
+
+  /** Ends the iteration with `failure` and closes with 1007. */
+  #refuse(failure: DecodeError, reason: string): void {
+    this.#failure = failure;
+    this.#stop(1007, reason);
+    this.#notify();
+  }
+
+  #stop(code: number, reason: string): void {
+    if (this.#closing || this.#ended !== null) return;
+    this.#closing = true;
+    if (this.#socket === null) {
+      this.#end({ code, reason });
+      return;
+    }
+    const cut = cutReason(reason);
+    try {
+      this.#socket.close(code, cut);
+    } catch {
+      // Browsers close only with 1000 or 3000-4999.
+      this.#socket.close(1000, cut);
+    }
+  }
+
+  #end(info: CloseInfo): void {
+    if (this.#ended !== null) return;
+    this.#ended = info;
+    this.#resolveClosed(info);
+    this.#notify();
+  }
+
+  #notify(): void {
+    const wake = this.#wake;
+    this.#wake = null;
+    wake?.();
+  }
+}
+
+/** `reason` cut to the 123 bytes of UTF-8 a close frame holds. */
+function cutReason(reason: string): string {
+  const encoder = new TextEncoder();
+  let cut = reason;
+  while (encoder.encode(cut).length > 123) cut = cut.slice(0, -1);
+  return cut;
 }
 
 /** The credential of every scheme the route needs, or `CredentialError`. */

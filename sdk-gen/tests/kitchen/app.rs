@@ -4,11 +4,12 @@
 //! `any`, a nested query and typed headers; and every input and answer
 //! kind besides JSON: forms, text, bytes, cookies, a bearer guard, a
 //! catch-all path, downloads, a redirect, `Created`, an enum of statuses,
-//! `204` and a route left out of the SDKs.
+//! `204`, server-sent events, a WebSocket and a route left out of the SDKs.
 
 use std::collections::BTreeMap;
 
 use framework::prelude::*;
+use framework::ws::{WebSocketResponse, WebSocketUpgrade};
 use framework::{ErrorMeta, InputMeta, RequestContext, SecurityMeta};
 
 /// A shape, tagged inside (`{"type": "circle", ...}`).
@@ -340,6 +341,54 @@ pub struct TickCount {
     pub count: u64,
 }
 
+/// A line said in a chat room.
+#[dto]
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChatLine {
+    /// What is said; `bye` ends the chat.
+    #[tags(min_length = 1, max_length = 200)]
+    pub text: String,
+    /// Not all in capitals: a check only the server runs.
+    #[optional]
+    #[tags(check = quiet)]
+    pub aside: Option<String>,
+}
+
+/// Whether `text` is said without shouting (a check takes `&T`).
+#[allow(clippy::ptr_arg)]
+fn quiet(text: &String) -> Result<(), String> {
+    if text.chars().any(char::is_lowercase) || !text.chars().any(char::is_uppercase) {
+        Ok(())
+    } else {
+        Err("not all in capitals".to_owned())
+    }
+}
+
+/// A line as the room hears it.
+#[dto]
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChatEcho {
+    /// The room.
+    pub room: String,
+    /// Who said it.
+    pub nick: String,
+    /// The tenant, from the handshake's headers.
+    pub tenant: u32,
+    /// What was said.
+    pub text: String,
+    /// Its number in this chat, from 1.
+    pub seq: u64,
+}
+
+/// Who joins a chat.
+#[dto]
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChatJoin {
+    /// A nickname.
+    #[tags(min_length = 1, max_length = 20)]
+    pub nick: String,
+}
+
 /// Filters, read from the query string.
 #[dto]
 #[derive(Clone, Debug, PartialEq)]
@@ -491,6 +540,43 @@ impl Kitchen {
             .id(n.to_string())
         });
         framework::sse::Sse::new(futures_util::stream::iter(ticks))
+    }
+
+    /// Chats in a room: every line comes back as the room hears it (with
+    /// the tenant of the handshake's headers), until the client closes or
+    /// says `bye`. A line over 1 KiB closes the socket
+    /// with 1009, a refused one with 1007.
+    #[typed_route::get("chat/:room")]
+    async fn chat(
+        &self,
+        #[param] room: String,
+        query: TypedQuery<ChatJoin>,
+        headers: TypedHeaders<Tenant>,
+        ws: WebSocketUpgrade<ChatLine, ChatEcho>,
+    ) -> WebSocketResponse {
+        let nick = query.into_inner().nick;
+        let tenant = headers.into_inner().x_tenant_id;
+        let limits = framework::ws::Limits::new().max_message_size(1024);
+        ws.with_limits(limits)
+            .on_upgrade(move |mut socket| async move {
+                let mut seq = 0;
+                while let Some(line) = socket.recv().await {
+                    if line.text == "bye" {
+                        break;
+                    }
+                    seq += 1;
+                    let echo = ChatEcho {
+                        room: room.clone(),
+                        nick: nick.clone(),
+                        tenant,
+                        text: line.text,
+                        seq,
+                    };
+                    if socket.send(&echo).await.is_err() {
+                        break;
+                    }
+                }
+            })
     }
 
     /// Answers the query it read.

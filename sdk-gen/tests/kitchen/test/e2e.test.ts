@@ -12,6 +12,9 @@ import api, {
   CredentialError,
   DecodeError,
   HttpError,
+  MessageError,
+  SocketClosedError,
+  type ChatEcho,
   type EverythingInput,
   type IConnection,
   type Tree,
@@ -236,7 +239,7 @@ test("several success statuses: the union of their data, propagate tells them ap
 test("a route marked sdk = false is not in the SDK", () => {
   assert.equal("page" in kitchen, false);
   assert.deepEqual(Object.keys(kitchen).sort(), [
-    "bytes", "cookies", "echo", "files", "formats", "forms", "go", "headers", "jobs", "limits", "moderation", "numbers", "patterns", "query", "text", "ticks", "trees",
+    "bytes", "chat", "cookies", "echo", "files", "formats", "forms", "go", "headers", "jobs", "limits", "moderation", "numbers", "patterns", "query", "text", "ticks", "trees",
   ]);
 });
 
@@ -285,4 +288,126 @@ test("a refused events query is the server's 400 and simulate gives typed events
     count += 1;
   }
   assert.equal(count, 3);
+});
+
+// WebSocket routes need a global WebSocket (Node 20 runs these tests with
+// --experimental-websocket) or `connection.webSocket`. The chat's typed
+// headers go with the handshake (the server echoes the tenant).
+
+const tenant = { "x-tenant-id": 3 };
+
+test("a WebSocket route carries typed messages both ways and closes cleanly", async () => {
+  const socket = await kitchen.chat.chat(connection(), "lobby ✓", { "x-tenant-id": 7 }, { nick: "kim" });
+  socket.send({ text: "hello" });
+  socket.send({ text: "there", aside: "quietly" });
+  const heard: ChatEcho[] = [];
+  for await (const echo of socket) {
+    heard.push(echo);
+    if (heard.length === 2) break;
+  }
+  assert.deepEqual(heard, [
+    { room: "lobby ✓", nick: "kim", tenant: 7, text: "hello", seq: 1 },
+    { room: "lobby ✓", nick: "kim", tenant: 7, text: "there", seq: 2 },
+  ]);
+  // Breaking out of the loop closed the socket.
+  assert.equal((await socket.closed).code, 1000);
+  assert.throws(() => socket.send({ text: "late" }), SocketClosedError);
+});
+
+test("a socket the server ends (bye) ends the iteration", async () => {
+  const socket = await kitchen.chat.chat(connection(), "lobby", tenant, { nick: "kim" });
+  socket.send({ text: "one" });
+  socket.send({ text: "bye" });
+  const heard: string[] = [];
+  for await (const echo of socket) heard.push(echo.text);
+  assert.deepEqual(heard, ["one"]);
+  assert.deepEqual(await socket.closed, { code: 1000, reason: "" });
+});
+
+test("an invalid message closes the socket with 1007 and the problem, a long one with 1009", async () => {
+  const expectClose = async (text: string, aside: string | undefined, code: number, reason: RegExp) => {
+    const socket = await kitchen.chat.chat(connection(), "lobby", tenant, { nick: "kim" });
+    socket.send(aside === undefined ? { text } : { text, aside });
+    await assert.rejects(
+      async () => {
+        for await (const echo of socket) assert.fail(`no echo expected, got ${echo.text}`);
+      },
+      (err: unknown) => err instanceof SocketClosedError && err.code === code && reason.test(err.reason),
+    );
+  };
+  // `aside` is checked by the server only (check = quiet): even a
+  // validating client sends it.
+  const validating = await kitchen.chat.chat({ ...connection(), validate: true }, "lobby", tenant, { nick: "kim" });
+  validating.send({ text: "hi", aside: "SHOUT" });
+  await assert.rejects(
+    async () => {
+      for await (const echo of validating) assert.fail(`no echo expected, got ${echo.text}`);
+    },
+    (err: unknown) => err instanceof SocketClosedError && err.code === 1007 && /^message: \$input\.aside is not /.test(err.reason),
+  );
+  await expectClose("x".repeat(2000), undefined, 1009, /^message_too_large: larger than 1024 bytes$/);
+  // Without `validate`, the server lists the first problem and the count.
+  const unchecked = await kitchen.chat.chat(connection(), "lobby", tenant, { nick: "kim" });
+  unchecked.send({ text: "" });
+  await assert.rejects(
+    async () => {
+      for await (const _ of unchecked) assert.fail("no echo expected");
+    },
+    (err: unknown) =>
+      err instanceof SocketClosedError &&
+      err.code === 1007 &&
+      err.reason === "message: $input.text is not string & MinLength<1> & MaxLength<200>",
+  );
+});
+
+test("with validate, an invalid message is refused by the client, every issue listed", async () => {
+  const socket = await kitchen.chat.chat({ ...connection(), validate: true }, "lobby", tenant, { nick: "kim" });
+  assert.throws(
+    () => socket.send({ text: "" }),
+    (err: unknown) => err instanceof MessageError && err.issues.length === 1 && err.issues[0]?.path === "$input.text",
+  );
+  socket.send({ text: "still open" });
+  for await (const echo of socket) {
+    assert.equal(echo.text, "still open");
+    break;
+  }
+});
+
+test("a refused handshake throws the route's error; simulate answers each message", async () => {
+  await assert.rejects(
+    kitchen.chat.chat(connection(), "lobby", tenant, { nick: "" }),
+    (err: unknown) => {
+      assert.ok(err instanceof HttpError, String(err));
+      assert.equal(err.status, 400);
+      assert.equal(err.problem?.errors?.[0]?.path, "$query.nick");
+      return true;
+    },
+  );
+  const simulated = await kitchen.chat.chat({ host: "http://simulation.invalid", simulate: true }, "lobby", tenant, { nick: "kim" });
+  simulated.send({ text: "anyone?" });
+  assert.throws(() => simulated.send({ text: "" }), MessageError);
+  for await (const echo of simulated) {
+    assert.equal(typeof echo.seq, "number");
+    assert.equal(typeof echo.text, "string");
+    break;
+  }
+  assert.equal((await simulated.closed).code, 1000);
+});
+
+test("aborting the connection's signal ends a socket's iteration and closes it", async () => {
+  const controller = new AbortController();
+  const socket = await kitchen.chat.chat({ ...connection(), signal: controller.signal }, "lobby", tenant, { nick: "kim" });
+  socket.send({ text: "first" });
+  const heard: string[] = [];
+  await assert.rejects(
+    async () => {
+      for await (const echo of socket) {
+        heard.push(echo.text);
+        controller.abort();
+      }
+    },
+    (err: unknown) => err instanceof Error && err.name === "AbortError",
+  );
+  assert.deepEqual(heard, ["first"]);
+  assert.equal((await socket.closed).code, 1000);
 });

@@ -109,6 +109,28 @@ pub enum Error {
     /// The request or the answer did not get through.
     #[error("transport: {0}")]
     Transport(#[from] reqwest::Error),
+    /// The WebSocket could not be opened, or failed.
+    #[error("WebSocket: {0}")]
+    WebSocket(Box<tokio_tungstenite::tungstenite::Error>),
+    /// The server closed the WebSocket with a code other than `1000`:
+    /// `1007` for a message it refused (the reason says why), `1009` for
+    /// one over its size limit, `1001` when the socket was idle or the
+    /// server shuts down, `1011` when the handler failed.
+    #[error("the server closed the WebSocket with {code}: {reason}")]
+    Closed {
+        /// The close code.
+        code: u16,
+        /// The reason the server gave.
+        reason: String,
+    },
+    /// A message from the server is not JSON of its type.
+    #[error("a WebSocket message is not what the route documents: {source}")]
+    InvalidMessage {
+        /// The message.
+        message: String,
+        /// Why it could not be read.
+        source: serde_json::Error,
+    },
 }
 
 impl Error {
@@ -120,6 +142,7 @@ impl Error {
             | Error::InvalidBody { status, .. }
             | Error::InvalidHeader { status, .. } => Some(*status),
             Error::MissingCredential { .. } | Error::Encode(_) | Error::Transport(_) => None,
+            Error::WebSocket(_) | Error::Closed { .. } | Error::InvalidMessage { .. } => None,
         }
     }
 
@@ -266,6 +289,13 @@ impl<'a> KitchenApi<'a> {
         }
     }
 
+    /// The routes under `kitchen.chat`.
+    pub fn chat(&self) -> KitchenChatApi<'a> {
+        KitchenChatApi {
+            client: self.client,
+        }
+    }
+
     /// The routes under `kitchen.cookies`.
     pub fn cookies(&self) -> KitchenCookiesApi<'a> {
         KitchenCookiesApi {
@@ -402,6 +432,40 @@ impl<'a> KitchenBytesApi<'a> {
             200 => crate::Answer::bytes(answer),
             _ => Err(answer.failure(&[413])),
         }
+    }
+}
+
+/// The routes under `kitchen.chat`.
+#[derive(Clone, Copy, Debug)]
+pub struct KitchenChatApi<'a> {
+    client: &'a Client,
+}
+
+impl<'a> KitchenChatApi<'a> {
+    /// Chats in a room: every line comes back as the room hears it (with the tenant of the handshake's headers), until the client closes or says `bye`. A line over 1 KiB closes the socket with 1009, a refused one with 1007.
+    ///
+    /// `GET /kitchen/chat/:room`
+    ///
+    /// Opens a WebSocket ([`Socket`]): the client sends [`ChatLine`] messages and receives [`ChatEcho`] ones. The server closes it with `1007` for a message it refuses, `1009` for one over its size limit, `1001` when it is idle or shuts down ([`Error::Closed`]).
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 426: The request is not a WebSocket handshake over HTTP/1.1 (or asks for a version other than 13).
+    /// - [`Error::UnexpectedStatus`], [`Error::WebSocket`], [`Error::Transport`] otherwise
+    pub async fn chat(
+        &self,
+        room: &str,
+        headers: &Tenant,
+        query: &ChatJoin,
+    ) -> Result<crate::Socket<ChatLine, ChatEcho>, Error> {
+        let client = self.client;
+        let request = client.request(
+            reqwest::Method::GET,
+            &["kitchen", "chat", crate::segment(&room).as_str()],
+            Some(&crate::query(query)?),
+        );
+        let request = crate::headers(request, headers)?;
+        crate::connect(request, &[400, 426]).await
     }
 }
 
@@ -1211,6 +1275,133 @@ impl EventParser {
             _ => {}
         }
         None
+    }
+}
+/// A WebSocket whose client sends `S` messages and whose server sends `R`
+/// messages, one JSON text message each. Read it with
+/// [`recv`](Socket::recv) (or as a [`Stream`](futures_util::Stream)):
+/// `None` once the socket is closed normally, [`Error::Closed`] when the
+/// server closed it with another code. Dropping it drops the connection;
+/// [`close`](Socket::close) closes it cleanly. It is opened by
+/// tokio-tungstenite with the request the method builds (path, query,
+/// headers, credentials), not through the client's reqwest: an
+/// [`http_client`](ClientBuilder::http_client)'s default headers, proxies
+/// and timeouts do not apply to it.
+pub struct Socket<S, R> {
+    stream: tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+    messages: std::marker::PhantomData<fn(S) -> R>,
+}
+
+impl<S, R> std::fmt::Debug for Socket<S, R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Socket").finish_non_exhaustive()
+    }
+}
+
+impl<S: Serialize, R: DeserializeOwned> Socket<S, R> {
+    /// Sends one message.
+    pub async fn send(&mut self, message: &S) -> Result<(), Error> {
+        use futures_util::SinkExt;
+        let text = serde_json::to_string(message).map_err(|err| Error::Encode(err.to_string()))?;
+        self.stream
+            .send(tokio_tungstenite::tungstenite::Message::text(text))
+            .await
+            .map_err(socket_error)
+    }
+
+    /// The next message from the server; `None` once the socket is closed
+    /// normally.
+    pub async fn recv(&mut self) -> Option<Result<R, Error>> {
+        futures_util::StreamExt::next(self).await
+    }
+
+    /// Closes the socket (`1000`) and waits for the server to close it too.
+    pub async fn close(mut self) -> Result<(), Error> {
+        use futures_util::StreamExt;
+        self.stream.close(None).await.map_err(socket_error)?;
+        while let Some(message) = self.stream.next().await {
+            message.map_err(socket_error)?;
+        }
+        Ok(())
+    }
+}
+
+impl<S, R: DeserializeOwned> futures_util::Stream for Socket<S, R> {
+    type Item = Result<R, Error>;
+
+    fn poll_next(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        use tokio_tungstenite::tungstenite::Message;
+        let this = self.get_mut();
+        loop {
+            let message = match std::task::ready!(this.stream.poll_next_unpin(cx)) {
+                None => return std::task::Poll::Ready(None),
+                Some(Err(err)) => return std::task::Poll::Ready(Some(Err(socket_error(err)))),
+                Some(Ok(message)) => message,
+            };
+            let text = match message {
+                Message::Text(text) => text.as_str().to_owned(),
+                Message::Binary(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+                Message::Close(Some(frame)) if u16::from(frame.code) != 1000 => {
+                    return std::task::Poll::Ready(Some(Err(Error::Closed {
+                        code: frame.code.into(),
+                        reason: frame.reason.as_str().to_owned(),
+                    })));
+                }
+                Message::Close(_) => return std::task::Poll::Ready(None),
+                Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => continue,
+            };
+            let decoded = serde_json::from_str(&text).map_err(|source| Error::InvalidMessage {
+                message: text,
+                source,
+            });
+            return std::task::Poll::Ready(Some(decoded));
+        }
+    }
+}
+
+use futures_util::StreamExt as _;
+
+fn socket_error(err: tokio_tungstenite::tungstenite::Error) -> Error {
+    Error::WebSocket(Box::new(err))
+}
+
+/// Opens the WebSocket of a request built like any other (path, query,
+/// headers, credentials): a refusal is the route's documented error.
+async fn connect<S, R>(
+    request: reqwest::RequestBuilder,
+    documented: &[u16],
+) -> Result<Socket<S, R>, Error> {
+    use tokio_tungstenite::tungstenite::{self, client::IntoClientRequest};
+    let request = request.build()?;
+    let url = request.url().as_str();
+    let url = match url.strip_prefix("http") {
+        Some(rest) => format!("ws{rest}"),
+        None => url.to_owned(),
+    };
+    let mut handshake = url.into_client_request().map_err(socket_error)?;
+    for (name, value) in request.headers() {
+        handshake.headers_mut().append(name.clone(), value.clone());
+    }
+    match tokio_tungstenite::connect_async(handshake).await {
+        Ok((stream, _)) => Ok(Socket {
+            stream,
+            messages: std::marker::PhantomData,
+        }),
+        Err(tungstenite::Error::Http(response)) => {
+            let status = response.status().as_u16();
+            let body = response
+                .body()
+                .as_deref()
+                .map(|body| String::from_utf8_lossy(body).into_owned())
+                .unwrap_or_default();
+            Err(failure(status, body, documented))
+        }
+        Err(err) => Err(socket_error(err)),
     }
 }
 

@@ -402,6 +402,69 @@ pub struct Tick {
     pub note: String,
 }
 
+/// Who joins a chat.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ChatJoin {
+    /// A nickname.
+    ///
+    /// On the wire: `string & MinLength<1> & MaxLength<20>`.
+    pub nick: String,
+}
+
+/// Headers.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Tenant {
+    /// The tenant.
+    ///
+    /// On the wire: `number & Type<"uint32">`.
+    #[serde(rename = "x-tenant-id")]
+    pub x_tenant_id: u32,
+    /// Labels, one header each.
+    ///
+    /// On the wire: `Array<string>`.
+    #[serde(rename = "x-label", default, skip_serializing_if = "Option::is_none")]
+    pub x_label: Option<Vec<String>>,
+}
+
+/// A line said in a chat room.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ChatLine {
+    /// What is said; `bye` ends the chat.
+    ///
+    /// On the wire: `string & MinLength<1> & MaxLength<200>`.
+    pub text: String,
+    /// Not all in capitals: a check only the server runs.
+    ///
+    /// On the wire: `string`. The server also checks it with `quiet`, which this SDK cannot run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aside: Option<String>,
+}
+
+/// A line as the room hears it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ChatEcho {
+    /// The room.
+    ///
+    /// On the wire: `string`.
+    pub room: String,
+    /// Who said it.
+    ///
+    /// On the wire: `string`.
+    pub nick: String,
+    /// The tenant, from the handshake's headers.
+    ///
+    /// On the wire: `number & Type<"uint32">`.
+    pub tenant: u32,
+    /// What was said.
+    ///
+    /// On the wire: `string`.
+    pub text: String,
+    /// Its number in this chat, from 1.
+    ///
+    /// On the wire: `number & Type<"uint64">`.
+    pub seq: u64,
+}
+
 /// Filters, read from the query string.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Filter {
@@ -435,21 +498,6 @@ pub struct Search {
     /// On the wire: `string`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-}
-
-/// Headers.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Tenant {
-    /// The tenant.
-    ///
-    /// On the wire: `number & Type<"uint32">`.
-    #[serde(rename = "x-tenant-id")]
-    pub x_tenant_id: u32,
-    /// Labels, one header each.
-    ///
-    /// On the wire: `Array<string>`.
-    #[serde(rename = "x-label", default, skip_serializing_if = "Option::is_none")]
-    pub x_label: Option<Vec<String>>,
 }
 
 /// Cookies.

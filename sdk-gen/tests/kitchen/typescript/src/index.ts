@@ -26,16 +26,21 @@ export {
   CredentialError,
   DecodeError,
   HttpError,
+  MessageError,
+  SocketClosedError,
   encodePath,
   encodeQuery,
+  type CloseInfo,
   type Created,
   type Failure,
   type IConnection,
   type Problem,
   type Propagation,
   type Redirect,
+  type Socket,
   type Success,
   type ValidationIssue,
+  type WebSocketConstructor,
 } from "./runtime.js";
 export * as functional from "./functional/index.js";
 

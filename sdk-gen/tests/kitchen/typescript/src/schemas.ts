@@ -6,6 +6,107 @@
 import type { RuntimeType } from "./runtime.js";
 
 export const TYPES: Record<string, RuntimeType> = {
+  "ChatEcho": {
+    "fields": [
+      {
+        "always": true,
+        "name": "room",
+        "required": true,
+        "schema": {
+          "e": "string",
+          "k": "string"
+        }
+      },
+      {
+        "always": true,
+        "name": "nick",
+        "required": true,
+        "schema": {
+          "e": "string",
+          "k": "string"
+        }
+      },
+      {
+        "always": true,
+        "name": "tenant",
+        "required": true,
+        "schema": {
+          "e": "number & Type<\"uint32\">",
+          "f": "uint32",
+          "hi": 4294967295.0,
+          "k": "integer",
+          "lo": 0.0
+        }
+      },
+      {
+        "always": true,
+        "name": "text",
+        "required": true,
+        "schema": {
+          "e": "string",
+          "k": "string"
+        }
+      },
+      {
+        "always": true,
+        "name": "seq",
+        "required": true,
+        "schema": {
+          "e": "number & Type<\"uint64\">",
+          "f": "uint64",
+          "hi": 1.8446744073709552e+19,
+          "k": "integer",
+          "lo": 0.0,
+          "wide": true
+        }
+      }
+    ],
+    "k": "object",
+    "strict": false
+  },
+  "ChatJoin": {
+    "fields": [
+      {
+        "always": true,
+        "name": "nick",
+        "required": true,
+        "schema": {
+          "e": "string & MinLength<1> & MaxLength<20>",
+          "k": "string",
+          "maxLength": 20,
+          "minLength": 1
+        }
+      }
+    ],
+    "k": "object",
+    "strict": false
+  },
+  "ChatLine": {
+    "fields": [
+      {
+        "always": true,
+        "name": "text",
+        "required": true,
+        "schema": {
+          "e": "string & MinLength<1> & MaxLength<200>",
+          "k": "string",
+          "maxLength": 200,
+          "minLength": 1
+        }
+      },
+      {
+        "always": false,
+        "name": "aside",
+        "required": false,
+        "schema": {
+          "e": "string",
+          "k": "string"
+        }
+      }
+    ],
+    "k": "object",
+    "strict": false
+  },
   "Command": {
     "content": null,
     "k": "union",

@@ -488,6 +488,78 @@ export interface Tick {
 }
 
 /**
+ * Who joins a chat.
+ */
+export interface ChatJoin {
+  /**
+   * A nickname.
+   * @minLength 1
+   * @maxLength 20
+   */
+  nick: string;
+}
+
+/**
+ * Headers.
+ */
+export interface Tenant {
+  /**
+   * The tenant.
+   * @type uint32
+   */
+  "x-tenant-id": number;
+  /**
+   * Labels, one header each.
+   */
+  "x-label"?: Array<string>;
+}
+
+/**
+ * A line said in a chat room.
+ */
+export interface ChatLine {
+  /**
+   * What is said; `bye` ends the chat.
+   * @minLength 1
+   * @maxLength 200
+   */
+  text: string;
+  /**
+   * Not all in capitals: a check only the server runs.
+   * @remarks The server also checks this field with `quiet`, which client-side validation cannot run.
+   */
+  aside?: string;
+}
+
+/**
+ * A line as the room hears it.
+ */
+export interface ChatEcho {
+  /**
+   * The room.
+   */
+  room: string;
+  /**
+   * Who said it.
+   */
+  nick: string;
+  /**
+   * The tenant, from the handshake's headers.
+   * @type uint32
+   */
+  tenant: number;
+  /**
+   * What was said.
+   */
+  text: string;
+  /**
+   * Its number in this chat, from 1.
+   * @type uint64
+   */
+  seq: number;
+}
+
+/**
  * Filters, read from the query string.
  */
 export interface Filter {
@@ -519,21 +591,6 @@ export interface Search {
    * Title.
    */
   title?: string;
-}
-
-/**
- * Headers.
- */
-export interface Tenant {
-  /**
-   * The tenant.
-   * @type uint32
-   */
-  "x-tenant-id": number;
-  /**
-   * Labels, one header each.
-   */
-  "x-label"?: Array<string>;
 }
 
 /**

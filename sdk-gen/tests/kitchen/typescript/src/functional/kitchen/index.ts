@@ -3,6 +3,7 @@
  * @module
  */
 export * as bytes from "./bytes/index.js";
+export * as chat from "./chat/index.js";
 export * as cookies from "./cookies/index.js";
 export * as echo from "./echo/index.js";
 export * as files from "./files/index.js";

@@ -1,0 +1,112 @@
+//! A connection the server serves, with what it holds while it is open:
+//! its place under the connection limit and its count in the apps'
+//! open-connections gauges. Both live as long as the connection itself, so
+//! a connection that becomes a WebSocket keeps them until the socket
+//! closes.
+
+use std::{
+    io,
+    pin::Pin,
+    sync::Arc,
+    task::{Context, Poll},
+};
+
+use prometheus_client::metrics::gauge::Gauge;
+use tokio::{
+    io::{AsyncRead, AsyncWrite, ReadBuf},
+    net::TcpStream,
+    sync::OwnedSemaphorePermit,
+};
+
+use crate::{batched_io::BatchedWrites, connection::ConnectionState};
+
+/// What hyper reads and writes for one accepted connection.
+#[derive(Debug)]
+pub(crate) struct ServedConnection {
+    io: BatchedWrites<TcpStream>,
+    _open: OpenConnection,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl ServedConnection {
+    pub(crate) fn new(
+        stream: TcpStream,
+        state: Arc<ConnectionState>,
+        gauges: Arc<[Gauge]>,
+        permit: OwnedSemaphorePermit,
+    ) -> Self {
+        ServedConnection {
+            io: BatchedWrites::new(stream, state),
+            _open: OpenConnection::new(gauges),
+            _permit: permit,
+        }
+    }
+
+    /// Stops batching writes: the connection became a WebSocket.
+    #[cfg(feature = "ws")]
+    pub(crate) fn pass_through(&mut self) {
+        self.io.pass_through();
+    }
+}
+
+impl AsyncRead for ServedConnection {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().io).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for ServedConnection {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        data: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().io).poll_write(cx, data)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().io).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.io.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().io).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().io).poll_shutdown(cx)
+    }
+}
+
+/// Counts one connection in the apps' open-connections gauges while it
+/// lives.
+#[derive(Debug)]
+struct OpenConnection(Arc<[Gauge]>);
+
+impl OpenConnection {
+    fn new(gauges: Arc<[Gauge]>) -> Self {
+        for gauge in gauges.iter() {
+            gauge.inc();
+        }
+        OpenConnection(gauges)
+    }
+}
+
+impl Drop for OpenConnection {
+    fn drop(&mut self) {
+        for gauge in self.0.iter() {
+            gauge.dec();
+        }
+    }
+}
