@@ -89,6 +89,7 @@ mod batched_io;
 mod body;
 pub mod cli;
 mod dispatch;
+mod draining;
 mod dto;
 mod error;
 mod extractor;

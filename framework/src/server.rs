@@ -1,7 +1,17 @@
 //! Serving over TCP with hyper: HTTP/1.1 (keep-alive, pipelining) and
 //! HTTP/2 (prior knowledge), safe limits, graceful shutdown.
 
-use std::{future::Future, io, net::SocketAddr, sync::Arc, time::Duration};
+use std::{
+    future::Future,
+    io,
+    marker::PhantomData,
+    net::SocketAddr,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::{Duration, Instant},
+};
 
 use hyper::body::Incoming;
 use hyper_util::{
@@ -11,12 +21,13 @@ use hyper_util::{
 };
 use prometheus_client::metrics::gauge::Gauge;
 use tokio::{
-    net::{TcpListener, ToSocketAddrs},
-    sync::Semaphore,
+    net::{TcpListener, TcpStream, ToSocketAddrs},
+    sync::{OwnedSemaphorePermit, Semaphore},
 };
 
 use crate::app::{App, BoxError};
 use crate::batched_io::BatchedWrites;
+use crate::draining::Draining;
 use crate::timer::LazyTimer;
 
 /// How long a client may take to send a request's head unless configured.
@@ -115,6 +126,16 @@ impl Server {
     /// balancer's health check to take the replica out of rotation.
     /// Zero unless configured.
     ///
+    /// While draining, every HTTP/1 answer carries `Connection: close`, so
+    /// a balancer that keeps connections to the replica stops reusing each
+    /// one after the answer it is reading. A balancer that only checks
+    /// passively (nginx's `max_fails`) keeps sending new connections until
+    /// the listener closes; they are served. Make the delay longer than the
+    /// balancer's idle timeout for kept-alive connections (nginx's
+    /// `keepalive_timeout` in the `upstream` block): then no connection
+    /// that sat idle through the delay is left for the server to close
+    /// under a request being sent on it.
+    ///
     /// ```no_run
     /// # async fn run(app: framework::App) -> std::io::Result<()> {
     /// use std::time::Duration;
@@ -194,10 +215,19 @@ impl Server {
         self.serve_with_shutdown(service, shutdown_signal()).await
     }
 
-    /// Serves until `signal` completes, then begins the app's
-    /// [`Shutdown`](crate::Shutdown) (readiness answers `503`), keeps accepting for the
-    /// [drain delay](Self::drain_delay), stops accepting connections and
-    /// lets in-flight requests finish within the shutdown timeout.
+    /// Serves until `signal` completes, then shuts down gracefully:
+    ///
+    /// 1. begins the app's [`Shutdown`](crate::Shutdown): readiness answers
+    ///    `503`, event streams taken with `Sse::until` end, and every HTTP/1
+    ///    answer from now on closes its connection (`Connection: close`);
+    /// 2. keeps accepting for the [drain delay](Self::drain_delay);
+    /// 3. serves the connections the kernel has already queued, then closes
+    ///    the listener (new connections are refused, so a load balancer
+    ///    retries them elsewhere);
+    /// 4. gives connections accepted in the last 250 ms that long to send
+    ///    their request, then closes idle connections and lets in-flight
+    ///    requests finish within the [shutdown
+    ///    timeout](Self::shutdown_timeout).
     pub async fn serve_with_shutdown<S, B, F>(mut self, service: S, signal: F) -> io::Result<()>
     where
         S: tower_service::Service<http::Request<Incoming>, Response = http::Response<B>>
@@ -216,18 +246,22 @@ impl Server {
         if let Some(app) = (&service as &dyn std::any::Any).downcast_ref::<App>() {
             self.add_app(app);
         }
-        let connections: Arc<[Gauge]> = self
-            .apps
-            .iter()
-            .filter_map(App::connections_gauge)
-            .collect();
-        let builder = Arc::new(self.connection_builder());
-        let graceful = GracefulShutdown::new();
-        let permits = Arc::new(Semaphore::new(self.max_connections));
         let apps = std::mem::take(&mut self.apps);
+        let connections = Connections {
+            service,
+            builder: Arc::new(self.connection_builder()),
+            graceful: GracefulShutdown::new(),
+            permits: Arc::new(Semaphore::new(self.max_connections)),
+            gauges: apps.iter().filter_map(App::connections_gauge).collect(),
+            draining: Arc::new(AtomicBool::new(false)),
+            last_accepted: None,
+            body: PhantomData,
+        };
         let drain_delay = self.drain_delay;
+        let draining = Arc::clone(&connections.draining);
         let signal = async move {
             signal.await;
+            draining.store(true, Ordering::Relaxed);
             for app in &apps {
                 app.begin_shutdown();
             }
@@ -239,50 +273,10 @@ impl Server {
                 tokio::time::sleep(drain_delay).await;
             }
         };
-        let mut signal = std::pin::pin!(signal);
-        loop {
-            let permit = tokio::select! {
-                permit = Arc::clone(&permits).acquire_owned() => match permit {
-                    Ok(permit) => permit,
-                    Err(_closed) => break,
-                },
-                () = &mut signal => break,
-            };
-            let (stream, peer) = tokio::select! {
-                accepted = self.listener.accept() => match accepted {
-                    Ok(accepted) => accepted,
-                    Err(err) => {
-                        accept_error(err).await;
-                        continue;
-                    }
-                },
-                () = &mut signal => break,
-            };
-            if let Err(err) = stream.set_nodelay(true) {
-                tracing::debug!(%peer, %err, "could not set TCP_NODELAY");
-            }
-            let builder = Arc::clone(&builder);
-            let service = TowerToHyperService::new(service.clone());
-            let watcher = graceful.watcher();
-            let open = OpenConnection::new(Arc::clone(&connections));
-            tokio::spawn(async move {
-                let io = TokioIo::new(BatchedWrites::new(stream));
-                let connection = builder.serve_connection(io, service);
-                if let Err(err) = watcher.watch(connection).await {
-                    tracing::debug!(%peer, %err, "connection ended with an error");
-                }
-                drop(open);
-                drop(permit);
-            });
-        }
-        drop(self.listener);
-        tracing::info!("shutting down: waiting for in-flight requests");
-        tokio::select! {
-            () = graceful.shutdown() => tracing::info!("all connections closed"),
-            () = tokio::time::sleep(self.shutdown_timeout) => {
-                tracing::warn!(timeout_ms = self.shutdown_timeout.as_millis() as u64, "shutdown timed out; dropping connections");
-            }
-        }
+        let mut connections = connections;
+        connections.accept_until(&self.listener, signal).await;
+        connections.accept_queued(self.listener);
+        connections.finish(self.shutdown_timeout).await;
         Ok(())
     }
 
@@ -304,6 +298,142 @@ impl Server {
         }
         builder.http2().timer(TokioTimer::new());
         builder
+    }
+}
+
+/// How long connections accepted just before the listener closed have to
+/// send their request before idle connections are closed: the request of a
+/// client that connected last is served rather than cut off.
+const LAST_REQUEST_GRACE: Duration = Duration::from_millis(250);
+
+/// The connections a server serves with `service`, and how they end.
+struct Connections<S, B> {
+    service: S,
+    builder: Arc<auto::Builder<TokioExecutor>>,
+    graceful: GracefulShutdown,
+    permits: Arc<Semaphore>,
+    gauges: Arc<[Gauge]>,
+    /// Set once the shutdown signal has come: every HTTP/1 answer from then
+    /// on closes its connection.
+    draining: Arc<AtomicBool>,
+    /// When the last connection was accepted.
+    last_accepted: Option<Instant>,
+    body: PhantomData<fn() -> B>,
+}
+
+impl<S, B> Connections<S, B>
+where
+    S: tower_service::Service<http::Request<Incoming>, Response = http::Response<B>>
+        + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+    S::Error: Into<BoxError>,
+    B: http_body::Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<BoxError>,
+{
+    /// Accepts and serves connections until `signal` completes.
+    async fn accept_until(&mut self, listener: &TcpListener, signal: impl Future<Output = ()>) {
+        let mut signal = std::pin::pin!(signal);
+        loop {
+            let permit = tokio::select! {
+                permit = Arc::clone(&self.permits).acquire_owned() => match permit {
+                    Ok(permit) => permit,
+                    Err(_closed) => return,
+                },
+                () = &mut signal => return,
+            };
+            let (stream, peer) = tokio::select! {
+                accepted = listener.accept() => match accepted {
+                    Ok(accepted) => accepted,
+                    Err(err) => {
+                        accept_error(err).await;
+                        continue;
+                    }
+                },
+                () = &mut signal => return,
+            };
+            self.serve(stream, peer, Some(permit));
+        }
+    }
+
+    /// Serves the connections the kernel has queued, then closes the
+    /// listener: a client whose connection was complete is served, not
+    /// reset, and later ones are refused (a load balancer tries another
+    /// replica).
+    fn accept_queued(&mut self, listener: TcpListener) {
+        // Out of the reactor, `accept` asks the kernel directly (the
+        // listener stays non-blocking): nothing queued is missed.
+        let listener = match listener.into_std() {
+            Ok(listener) => listener,
+            Err(err) => {
+                tracing::warn!(%err, "could not take the queued connections");
+                return;
+            }
+        };
+        loop {
+            match listener.accept() {
+                Ok((stream, peer)) => {
+                    let stream = stream
+                        .set_nonblocking(true)
+                        .and_then(|()| TcpStream::from_std(stream));
+                    match stream {
+                        Ok(stream) => {
+                            let permit = Arc::clone(&self.permits).try_acquire_owned().ok();
+                            self.serve(stream, peer, permit);
+                        }
+                        Err(err) => tracing::debug!(%peer, %err, "a queued connection failed"),
+                    }
+                }
+                Err(err) if err.kind() == io::ErrorKind::WouldBlock => break,
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => {
+                    tracing::warn!(%err, "accept failed while closing");
+                    break;
+                }
+            }
+        }
+        drop(listener);
+    }
+
+    /// Serves one connection in a task of its own.
+    fn serve(&mut self, stream: TcpStream, peer: SocketAddr, permit: Option<OwnedSemaphorePermit>) {
+        if let Err(err) = stream.set_nodelay(true) {
+            tracing::debug!(%peer, %err, "could not set TCP_NODELAY");
+        }
+        self.last_accepted = Some(Instant::now());
+        let builder = Arc::clone(&self.builder);
+        let service = Draining::new(
+            TowerToHyperService::new(self.service.clone()),
+            Arc::clone(&self.draining),
+        );
+        let watcher = self.graceful.watcher();
+        let open = OpenConnection::new(Arc::clone(&self.gauges));
+        tokio::spawn(async move {
+            let io = TokioIo::new(BatchedWrites::new(stream));
+            let connection = builder.serve_connection(io, service);
+            if let Err(err) = watcher.watch(connection).await {
+                tracing::debug!(%peer, %err, "connection ended with an error");
+            }
+            drop(open);
+            drop(permit);
+        });
+    }
+
+    /// Lets connections accepted last send their request, then closes idle
+    /// connections and waits for in-flight requests, at most `timeout`.
+    async fn finish(self, timeout: Duration) {
+        if let Some(accepted) = self.last_accepted {
+            tokio::time::sleep(LAST_REQUEST_GRACE.saturating_sub(accepted.elapsed())).await;
+        }
+        tracing::info!("shutting down: waiting for in-flight requests");
+        tokio::select! {
+            () = self.graceful.shutdown() => tracing::info!("all connections closed"),
+            () = tokio::time::sleep(timeout) => {
+                tracing::warn!(timeout_ms = timeout.as_millis() as u64, "shutdown timed out; dropping connections");
+            }
+        }
     }
 }
 

@@ -617,6 +617,7 @@ async fn a_database_that_cannot_be_reached_answers_503(backend: Backend) {
         .await;
     assert_eq!(response.status(), 503, "{}", response.text());
     assert_eq!(response.problem().code, "unavailable");
+    assert_eq!(response.header("retry-after"), Some("1"), "when to retry");
     let response = client
         .post("/bbs/articles/free")
         .json(&create_input("Nowhere to go"))
