@@ -290,3 +290,105 @@ async fn a_shutdown_ends_open_streams(backend: Backend) {
         .unwrap()
         .unwrap();
 }
+
+/// The resident memory of process `pid`, in KiB (`VmRSS`).
+pub fn resident_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or_else(|| panic!("no VmRSS in {status}"))
+}
+
+/// Makes sure this process may open `files` descriptors (the server it
+/// starts inherits the limit), raising the soft limit with `prlimit`.
+fn allow_open_files(files: u64) {
+    let limits = std::fs::read_to_string("/proc/self/limits").unwrap();
+    let soft: u64 = limits
+        .lines()
+        .find(|line| line.starts_with("Max open files"))
+        .and_then(|line| line.split_whitespace().nth(3))
+        .and_then(|soft| soft.parse().ok())
+        .unwrap_or(0);
+    if soft < files {
+        let pid = std::process::id().to_string();
+        let status = std::process::Command::new("prlimit")
+            .args(["--pid", &pid, &format!("--nofile={files}:{files}")])
+            .status()
+            .unwrap();
+        assert!(status.success(), "this test needs {files} open files");
+    }
+}
+
+/// 1,000 clients follow a section of the `bbs` binary at once: each gets
+/// the next article's event, and the server's resident memory grows by a
+/// bounded amount per stream (the figure is printed).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thousand_followers_are_held_with_bounded_memory() {
+    const FOLLOWERS: usize = 1000;
+    allow_open_files(4 * FOLLOWERS as u64);
+    let dir = tempfile::tempdir().unwrap();
+    let server = crate::process::Bbs::start(&dir);
+    let addr = server.addr;
+    // Warm up: a stream opened and closed, one article.
+    drop(EventReader::open(addr, FREE, &[]).await);
+    send(
+        addr,
+        "POST",
+        "/bbs/articles/free",
+        Some(&create_input("Warm-up")),
+    )
+    .await;
+    let before = resident_kib(server.pid());
+
+    let mut readers = Vec::with_capacity(FOLLOWERS);
+    for batch in 0..FOLLOWERS / 100 {
+        let opened = (0..100).map(|_| tokio::spawn(EventReader::open(addr, FREE, &[])));
+        for reader in futures_util::future::join_all(opened).await {
+            let reader = reader.unwrap();
+            assert_eq!(reader.status, 200, "stream {batch}");
+            readers.push(reader);
+        }
+    }
+    let held = resident_kib(server.pid());
+    let metrics = send(addr, "GET", "/metrics", None).await;
+    let metrics = String::from_utf8(metrics.body).unwrap();
+    assert!(
+        metrics.contains(&format!("\nbbs_feed_followers {FOLLOWERS}\n")),
+        "{metrics}"
+    );
+
+    let posted = send(
+        addr,
+        "POST",
+        "/bbs/articles/free",
+        Some(&create_input("To all")),
+    )
+    .await;
+    let id = posted.json()["id"].clone();
+    let delivered = readers.into_iter().map(|mut reader| {
+        let id = id.clone();
+        tokio::spawn(async move {
+            let event = reader.next_within(Duration::from_secs(30)).await.unwrap();
+            assert_eq!(event.data["article"]["id"], id);
+            reader
+        })
+    });
+    let readers = futures_util::future::join_all(delivered).await;
+    let after = resident_kib(server.pid());
+    assert_eq!(
+        readers.iter().filter(|reader| reader.is_ok()).count(),
+        FOLLOWERS
+    );
+    let per_stream = (held.saturating_sub(before)) * 1024 / FOLLOWERS as u64;
+    println!(
+        "bbs resident memory: {before} KiB before, {held} KiB holding {FOLLOWERS} streams, \
+         {after} KiB after one event to each ({per_stream} bytes per stream)"
+    );
+    assert!(
+        after.saturating_sub(before) < 64 * 1024,
+        "{FOLLOWERS} streams grew the server by {} KiB",
+        after - before
+    );
+}

@@ -16,3 +16,4 @@ mod sdk_rust;
 mod sdk_typescript;
 mod soak;
 mod support;
+mod topology;

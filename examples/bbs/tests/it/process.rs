@@ -28,11 +28,23 @@ impl Bbs {
     pub(crate) fn start_with(dir: &TempDir, env: &[(&str, &str)]) -> Bbs {
         let mut command = Command::new(env!("CARGO_BIN_EXE_bbs"));
         command.envs(env.iter().copied());
-        Bbs::spawn(command, &database_url(dir))
+        Bbs::spawn(command, &database_url(dir), 0)
     }
 
     fn start_at(database_url: &str) -> Bbs {
-        Bbs::spawn(Command::new(env!("CARGO_BIN_EXE_bbs")), database_url)
+        Bbs::spawn(Command::new(env!("CARGO_BIN_EXE_bbs")), database_url, 0)
+    }
+
+    /// A replica: the server on `port` over `database_url`, with `env`
+    /// added to its environment.
+    pub(crate) fn replica(database_url: &str, port: u16, env: &[(&str, &str)]) -> Bbs {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_bbs"));
+        command.envs(env.iter().copied());
+        Bbs::spawn(command, database_url, port)
+    }
+
+    fn spawn(command: Command, database_url: &str, port: u16) -> Bbs {
+        Bbs::spawn_logging(command, database_url, port, "warn")
     }
 
     /// The server with at most `files` open file descriptors (prlimit, from
@@ -42,15 +54,18 @@ impl Bbs {
         command
             .arg(format!("--nofile={files}:{files}"))
             .arg(env!("CARGO_BIN_EXE_bbs"));
-        Bbs::spawn(command, &database_url(dir))
+        Bbs::spawn(command, &database_url(dir), 0)
     }
 
-    fn spawn(mut command: Command, database_url: &str) -> Bbs {
+    /// The server at `log` level (`RUST_LOG`) unless `command` sets it.
+    fn spawn_logging(mut command: Command, database_url: &str, port: u16, log: &str) -> Bbs {
+        if !command.get_envs().any(|(name, _)| name == "RUST_LOG") {
+            command.env("RUST_LOG", log);
+        }
         let mut child = command
-            .env("PORT", "0")
+            .env("PORT", port.to_string())
             .env("HOST", "127.0.0.1")
             .env("DATABASE_URL", database_url)
-            .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -67,7 +82,7 @@ impl Bbs {
         Bbs { child, addr }
     }
 
-    fn child_alive(&self) -> bool {
+    pub(crate) fn child_alive(&self) -> bool {
         // Signal 0 checks the process exists without touching it.
         Command::new("kill")
             .args(["-0", &self.child.id().to_string()])
@@ -79,7 +94,7 @@ impl Bbs {
         self.child.id()
     }
 
-    fn signal(&self, signal: &str) {
+    pub(crate) fn signal(&self, signal: &str) {
         let status = Command::new("kill")
             .args([&format!("-{signal}"), &self.child.id().to_string()])
             .status()
@@ -88,7 +103,7 @@ impl Bbs {
     }
 
     /// Waits for the process to exit, returning whether it exited cleanly.
-    fn wait(mut self, within: Duration) -> Option<bool> {
+    pub(crate) fn wait(mut self, within: Duration) -> Option<bool> {
         let deadline = Instant::now() + within;
         while Instant::now() < deadline {
             if let Some(status) = self.child.try_wait().unwrap() {
