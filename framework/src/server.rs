@@ -39,6 +39,13 @@ pub const DEFAULT_SHUTDOWN_TIMEOUT: Duration = Duration::from_secs(30);
 pub const DEFAULT_MAX_CONNECTIONS: usize = 8192;
 /// How many headers a request may have unless configured (more get `431`).
 pub const DEFAULT_MAX_HEADERS: usize = 100;
+/// How long, once a shutting-down server has closed its listener, the
+/// connections it accepted last have to send their request before idle
+/// connections are closed: the request of a client that connected last is
+/// served rather than cut off. A graceful shutdown takes at most the
+/// [drain delay](Server::drain_delay), this, and the [shutdown
+/// timeout](Server::shutdown_timeout).
+pub const LAST_REQUEST_GRACE: Duration = Duration::from_millis(250);
 
 /// Serves an [`App`](crate::App) (or any tower service, layers included)
 /// on a TCP listener.
@@ -224,10 +231,10 @@ impl Server {
     /// 3. serves the connections the kernel has already queued, then closes
     ///    the listener (new connections are refused, so a load balancer
     ///    retries them elsewhere);
-    /// 4. gives connections accepted in the last 250 ms that long to send
-    ///    their request, then closes idle connections and lets in-flight
-    ///    requests finish within the [shutdown
-    ///    timeout](Self::shutdown_timeout).
+    /// 4. gives connections accepted in the last
+    ///    [`LAST_REQUEST_GRACE`] (250 ms) that long to send their request,
+    ///    then closes idle connections and lets in-flight requests finish
+    ///    within the [shutdown timeout](Self::shutdown_timeout).
     pub async fn serve_with_shutdown<S, B, F>(mut self, service: S, signal: F) -> io::Result<()>
     where
         S: tower_service::Service<http::Request<Incoming>, Response = http::Response<B>>
@@ -300,11 +307,6 @@ impl Server {
         builder
     }
 }
-
-/// How long connections accepted just before the listener closed have to
-/// send their request before idle connections are closed: the request of a
-/// client that connected last is served rather than cut off.
-const LAST_REQUEST_GRACE: Duration = Duration::from_millis(250);
 
 /// The connections a server serves with `service`, and how they end.
 struct Connections<S, B> {

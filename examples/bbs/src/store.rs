@@ -595,15 +595,11 @@ impl ArticleStore {
                 .bind(offset)
                 .fetch_all(&mut *tx)
                 .await?;
-            let position: Option<i64> = if with_position {
-                Some(
-                    sqlx::query_scalar(events::POSITION)
-                        .fetch_one(&mut *tx)
-                        .await?,
-                )
-            } else {
-                None
-            };
+            let mut position: Option<i64> = None;
+            if with_position {
+                let query = sqlx::query_scalar(events::POSITION);
+                position = Some(query.fetch_one(&mut *tx).await?);
+            }
             tx.commit().await?;
             let data = rows
                 .iter()
@@ -613,19 +609,21 @@ impl ArticleStore {
         });
         let (records, data, position) = listed;
         let records = u64::try_from(records).unwrap_or_default();
-        let page = Page {
-            data,
-            pagination: Pagination {
-                current: page,
-                limit,
-                records,
-                pages: records.div_ceil(u64::from(limit)),
-            },
-        };
-        Ok((
-            page,
-            position.map(|seq| u64::try_from(seq).unwrap_or_default()),
-        ))
+        let position = position.map(|seq| u64::try_from(seq).unwrap_or_default());
+        Ok((page_of(data, records, page, limit), position))
+    }
+}
+
+/// Page `current` of `records` matching, `limit` a page.
+fn page_of<T>(data: Vec<T>, records: u64, current: u32, limit: u32) -> Page<T> {
+    Page {
+        data,
+        pagination: Pagination {
+            current,
+            limit,
+            records,
+            pages: records.div_ceil(u64::from(limit)),
+        },
     }
 }
 

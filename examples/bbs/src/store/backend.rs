@@ -265,6 +265,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn writes_notify_the_channel_the_feeds_listen_on() {
+        assert_eq!(
+            POSTGRES.notify_events,
+            format!("NOTIFY {}", super::super::events::CHANNEL)
+        );
+    }
+
+    #[test]
     fn the_scheme_picks_the_backend() {
         assert_eq!(Backend::of_url("sqlite://bbs.db"), Backend::Sqlite);
         assert_eq!(Backend::of_url("sqlite::memory:"), Backend::Sqlite);

@@ -2,6 +2,7 @@
 //! the in-process client, and over real sockets against the `bbs` binary.
 
 mod browser;
+mod deploy;
 mod feed;
 mod fuzz_corpus;
 mod health;
