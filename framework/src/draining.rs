@@ -6,10 +6,7 @@
 use std::{
     future::Future,
     pin::Pin,
-    sync::{
-        Arc,
-        atomic::{AtomicBool, Ordering},
-    },
+    sync::atomic::{AtomicBool, Ordering},
     task::{Context, Poll},
 };
 
@@ -17,17 +14,25 @@ use http::{HeaderValue, Version, header};
 
 /// A hyper service whose HTTP/1 answers say `Connection: close` once
 /// `draining` is set (HTTP/2 has no such header: its connections end with
-/// `GOAWAY` when the server shuts them down).
+/// `GOAWAY` when the server shuts them down). The flag is `'static` (one
+/// leaked per served listener, see [`flag`]) so that a request's future
+/// holds it without a reference count to update.
 #[derive(Clone, Debug)]
 pub(crate) struct Draining<S> {
     inner: S,
-    draining: Arc<AtomicBool>,
+    draining: &'static AtomicBool,
 }
 
 impl<S> Draining<S> {
-    pub(crate) fn new(inner: S, draining: Arc<AtomicBool>) -> Self {
+    pub(crate) fn new(inner: S, draining: &'static AtomicBool) -> Self {
         Draining { inner, draining }
     }
+}
+
+/// A new, unset flag for a server's connections; it lives as long as the
+/// process (one byte per `Server::serve` call).
+pub(crate) fn flag() -> &'static AtomicBool {
+    Box::leak(Box::new(AtomicBool::new(false)))
 }
 
 impl<S, Req, B> hyper::service::Service<http::Request<Req>> for Draining<S>
@@ -42,7 +47,7 @@ where
         let http1 = request.version() < Version::HTTP_2;
         DrainingFuture {
             inner: self.inner.call(request),
-            draining: http1.then(|| Arc::clone(&self.draining)),
+            draining: http1.then_some(self.draining),
         }
     }
 }
@@ -53,7 +58,7 @@ pin_project_lite::pin_project! {
         #[pin]
         inner: F,
         // `None` for HTTP/2.
-        draining: Option<Arc<AtomicBool>>,
+        draining: Option<&'static AtomicBool>,
     }
 }
 
@@ -66,7 +71,7 @@ where
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.project();
         let mut answer = std::task::ready!(this.inner.poll(cx));
-        if let (Ok(response), Some(draining)) = (&mut answer, this.draining.as_ref())
+        if let (Ok(response), Some(draining)) = (&mut answer, *this.draining)
             && draining.load(Ordering::Relaxed)
         {
             response

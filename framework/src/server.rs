@@ -260,12 +260,12 @@ impl Server {
             graceful: GracefulShutdown::new(),
             permits: Arc::new(Semaphore::new(self.max_connections)),
             gauges: apps.iter().filter_map(App::connections_gauge).collect(),
-            draining: Arc::new(AtomicBool::new(false)),
+            draining: crate::draining::flag(),
             last_accepted: None,
             body: PhantomData,
         };
         let drain_delay = self.drain_delay;
-        let draining = Arc::clone(&connections.draining);
+        let draining = connections.draining;
         let signal = async move {
             signal.await;
             draining.store(true, Ordering::Relaxed);
@@ -317,7 +317,7 @@ struct Connections<S, B> {
     gauges: Arc<[Gauge]>,
     /// Set once the shutdown signal has come: every HTTP/1 answer from then
     /// on closes its connection.
-    draining: Arc<AtomicBool>,
+    draining: &'static AtomicBool,
     /// When the last connection was accepted.
     last_accepted: Option<Instant>,
     body: PhantomData<fn() -> B>,
@@ -408,7 +408,7 @@ where
         let builder = Arc::clone(&self.builder);
         let service = Draining::new(
             TowerToHyperService::new(self.service.clone()),
-            Arc::clone(&self.draining),
+            self.draining,
         );
         let watcher = self.graceful.watcher();
         let open = OpenConnection::new(Arc::clone(&self.gauges));
