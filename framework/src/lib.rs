@@ -88,6 +88,7 @@ mod app;
 mod batched_io;
 mod body;
 pub mod cli;
+mod connections;
 mod dispatch;
 mod draining;
 mod dto;
