@@ -3,7 +3,8 @@
 //! Routes without a body get no future of the framework's around the
 //! handler's: one allocation per request, nothing large moved. The future
 //! is polled in the request's tracing span, which gets the status, and
-//! counts the answer when the app has metrics.
+//! counts the answer when the app has metrics (a streamed answer once its
+//! body has ended).
 
 use std::{
     any::Any,
@@ -107,13 +108,18 @@ impl Future for ResponseFuture {
         if let Some(span) = &this.span {
             span.record("status", status.as_u16());
         }
-        if let Some(observed) = &this.observed {
-            observed.finish(status);
-        }
-        Poll::Ready(if this.head {
+        let response = if this.head {
             without_body(response)
         } else {
             response
+        };
+        Poll::Ready(match this.observed.take() {
+            Some(observed) if response.body().is_stream() => observed.finish_streamed(response),
+            Some(observed) => {
+                observed.finish(status);
+                response
+            }
+            None => response,
         })
     }
 }

@@ -165,6 +165,10 @@ struct Extra {
     headers: Vec<(HeaderName, HeaderValue)>,
 }
 
+/// What `Retry-After` says on a `503 unavailable` unless set otherwise, in
+/// seconds.
+pub(crate) const DEFAULT_RETRY_AFTER: u32 = 1;
+
 impl ApiError {
     /// An error with a status, a stable code and a message for people.
     pub fn new(
@@ -200,9 +204,29 @@ impl ApiError {
         Self::new(StatusCode::CONFLICT, "conflict", message)
     }
 
-    /// `503 unavailable`: a dependency (database, disk) is failing; retry later.
+    /// `503 unavailable`: a dependency (database, disk) is failing; retry
+    /// later. The answer says when, in a `Retry-After` header: after one
+    /// second unless [`retry_after`](Self::retry_after) says otherwise.
+    ///
+    /// ```
+    /// use framework::ApiError;
+    ///
+    /// let response = ApiError::unavailable("the database is restarting").into_response();
+    /// assert_eq!(response.status(), 503);
+    /// assert_eq!(response.headers()["retry-after"], "1");
+    ///
+    /// let later = ApiError::unavailable("maintenance").retry_after(30).into_response();
+    /// assert_eq!(later.headers()["retry-after"], "30");
+    /// ```
     pub fn unavailable(message: impl Into<String>) -> Self {
         Self::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", message)
+            .retry_after(DEFAULT_RETRY_AFTER)
+    }
+
+    /// Tells the client to retry after `seconds` (a `Retry-After` header),
+    /// as fits a `503` or a `429`.
+    pub fn retry_after(self, seconds: u32) -> Self {
+        self.with_header(header::RETRY_AFTER, HeaderValue::from(seconds))
     }
 
     /// `500 internal_error`. `detail` is logged with `tracing` and never
@@ -222,12 +246,12 @@ impl ApiError {
         self
     }
 
-    /// Adds a header to the error response (e.g. `Allow` on a 405).
+    /// Adds a header to the error response (e.g. `Allow` on a 405); a
+    /// header of the same name given before is replaced.
     pub fn with_header(mut self, name: HeaderName, value: HeaderValue) -> Self {
-        self.extra
-            .get_or_insert_default()
-            .headers
-            .push((name, value));
+        let headers = &mut self.extra.get_or_insert_default().headers;
+        headers.retain(|(known, _)| *known != name);
+        headers.push((name, value));
         self
     }
 
@@ -270,8 +294,10 @@ impl ApiError {
         response
             .headers_mut()
             .insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
-        for (name, value) in self.extra.map(|extra| extra.headers).unwrap_or_default() {
-            response.headers_mut().insert(name, value);
+        if let Some(extra) = self.extra {
+            for (name, value) in extra.headers {
+                response.headers_mut().insert(name, value);
+            }
         }
         response
     }

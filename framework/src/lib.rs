@@ -89,8 +89,10 @@ mod batched_io;
 mod body;
 pub mod cli;
 mod connection;
+mod connections;
 mod counted;
 mod dispatch;
+mod draining;
 mod dto;
 mod error;
 mod extractor;
@@ -140,7 +142,7 @@ pub use router::BuildError;
 pub use security::{SecurityKind, SecurityMeta};
 pub use server::{
     DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_HEADERS,
-    DEFAULT_SHUTDOWN_TIMEOUT, Server, shutdown_signal,
+    DEFAULT_SHUTDOWN_TIMEOUT, LAST_REQUEST_GRACE, Server, shutdown_signal,
 };
 pub use shutdown::Shutdown;
 pub use test_client::{TestClient, TestRequest, TestResponse};

@@ -25,7 +25,8 @@ use crate::{batched_io::BatchedWrites, connection::ConnectionState};
 pub(crate) struct ServedConnection {
     io: BatchedWrites<TcpStream>,
     _open: OpenConnection,
-    _permit: OwnedSemaphorePermit,
+    /// `None` for a connection taken from the queue at shutdown.
+    _permit: Option<OwnedSemaphorePermit>,
 }
 
 impl ServedConnection {
@@ -33,7 +34,7 @@ impl ServedConnection {
         stream: TcpStream,
         state: Arc<ConnectionState>,
         gauges: Arc<[Gauge]>,
-        permit: OwnedSemaphorePermit,
+        permit: Option<OwnedSemaphorePermit>,
     ) -> Self {
         ServedConnection {
             io: BatchedWrites::new(stream, state),

@@ -1,28 +1,18 @@
 //! Serving over TCP with hyper: HTTP/1.1 (keep-alive, pipelining) and
 //! HTTP/2 (prior knowledge), safe limits, graceful shutdown.
 
-use std::{future::Future, io, net::SocketAddr, pin::Pin, sync::Arc, time::Duration};
+use std::{future::Future, io, net::SocketAddr, sync::atomic::Ordering, time::Duration};
 
 use hyper::body::Incoming;
 use hyper_util::{
-    rt::{TokioExecutor, TokioIo, TokioTimer},
-    server::{
-        conn::auto,
-        graceful::{GracefulShutdown, Watcher},
-    },
-    service::TowerToHyperService,
+    rt::{TokioExecutor, TokioTimer},
+    server::conn::auto,
 };
-use prometheus_client::metrics::gauge::Gauge;
-use tokio::{
-    net::{TcpListener, ToSocketAddrs},
-    sync::Semaphore,
-};
+use tokio::net::{TcpListener, ToSocketAddrs};
 
 use crate::{
     app::{App, BoxError},
-    connection::{Connection, ConnectionState, Ended, Served},
-    counted::{AppService, CountedService},
-    served::ServedConnection,
+    connections::{Connections, app_connections, service_connections},
 };
 
 /// How long a client may take to send a request's head unless configured.
@@ -34,6 +24,13 @@ pub const DEFAULT_SHUTDOWN_TIMEOUT: Duration = Duration::from_secs(30);
 pub const DEFAULT_MAX_CONNECTIONS: usize = 8192;
 /// How many headers a request may have unless configured (more get `431`).
 pub const DEFAULT_MAX_HEADERS: usize = 100;
+/// How long, once a shutting-down server has closed its listener, the
+/// connections it accepted last have to send their request before idle
+/// connections are closed: the request of a client that connected last is
+/// served rather than cut off. A graceful shutdown takes at most the
+/// [drain delay](Server::drain_delay), this, and the [shutdown
+/// timeout](Server::shutdown_timeout).
+pub const LAST_REQUEST_GRACE: Duration = Duration::from_millis(250);
 
 /// Serves an [`App`](crate::App) (or any tower service, layers included)
 /// on a TCP listener.
@@ -126,6 +123,16 @@ impl Server {
     /// balancer's health check to take the replica out of rotation.
     /// Zero unless configured.
     ///
+    /// While draining, every HTTP/1 answer carries `Connection: close`, so
+    /// a balancer that keeps connections to the replica stops reusing each
+    /// one after the answer it is reading. A balancer that only checks
+    /// passively (nginx's `max_fails`) keeps sending new connections until
+    /// the listener closes; they are served. Make the delay longer than the
+    /// balancer's idle timeout for kept-alive connections (nginx's
+    /// `keepalive_timeout` in the `upstream` block): then no connection
+    /// that sat idle through the delay is left for the server to close
+    /// under a request being sent on it.
+    ///
     /// ```no_run
     /// # async fn run(app: framework::App) -> std::io::Result<()> {
     /// use std::time::Duration;
@@ -205,10 +212,19 @@ impl Server {
         self.serve_with_shutdown(service, shutdown_signal()).await
     }
 
-    /// Serves until `signal` completes, then begins the app's
-    /// [`Shutdown`](crate::Shutdown) (readiness answers `503`), keeps accepting for the
-    /// [drain delay](Self::drain_delay), stops accepting connections and
-    /// lets in-flight requests finish within the shutdown timeout.
+    /// Serves until `signal` completes, then shuts down gracefully:
+    ///
+    /// 1. begins the app's [`Shutdown`](crate::Shutdown): readiness answers
+    ///    `503`, event streams taken with `Sse::until` end, and every HTTP/1
+    ///    answer from now on closes its connection (`Connection: close`);
+    /// 2. keeps accepting for the [drain delay](Self::drain_delay);
+    /// 3. serves the connections the kernel has already queued, then closes
+    ///    the listener (new connections are refused, so a load balancer
+    ///    retries them elsewhere);
+    /// 4. gives connections accepted in the last
+    ///    [`LAST_REQUEST_GRACE`] (250 ms) that long to send their request,
+    ///    then closes idle connections and lets in-flight requests finish
+    ///    within the [shutdown timeout](Self::shutdown_timeout).
     pub async fn serve_with_shutdown<S, B, F>(mut self, service: S, signal: F) -> io::Result<()>
     where
         S: tower_service::Service<http::Request<Incoming>, Response = http::Response<B>>
@@ -222,40 +238,30 @@ impl Server {
         B::Error: Into<BoxError>,
         F: Future<Output = ()> + Send,
     {
-        let builder = Arc::new(self.connection_builder());
+        let draining = crate::draining::flag();
         // The served service is an `App` unless it is layered: then the
         // app's signal and gauges come from `for_app`. An app is served
         // without a tower adapter, by code compiled once in this crate.
-        let connections = match (&service as &dyn std::any::Any).downcast_ref::<App>() {
+        let serve = match (&service as &dyn std::any::Any).downcast_ref::<App>() {
             Some(app) => {
                 self.add_app(app);
-                app_connections(app.clone(), builder)
+                app_connections(app.clone(), self.connection_builder(), draining)
             }
-            None => service_connections(service, builder),
+            None => service_connections(service, self.connection_builder(), draining),
         };
-        self.accept_until(connections, Box::pin(signal)).await
-    }
-
-    /// Accepts connections and serves each until `signal`, then shuts down.
-    async fn accept_until(
-        mut self,
-        serve: ServeConnection,
-        signal: Pin<Box<dyn Future<Output = ()> + Send + '_>>,
-    ) -> io::Result<()> {
-        let connections: Arc<[Gauge]> = self
-            .apps
-            .iter()
-            .filter_map(App::connections_gauge)
-            .collect();
-        let graceful = GracefulShutdown::new();
-        let permits = Arc::new(Semaphore::new(self.max_connections));
-        #[cfg(feature = "ws")]
-        let sockets: Vec<crate::ws::OpenSockets> =
-            self.apps.iter().map(App::open_sockets).collect();
         let apps = std::mem::take(&mut self.apps);
+        let mut connections = Connections::new(
+            serve,
+            self.header_read_timeout,
+            self.max_connections,
+            apps.iter().filter_map(App::connections_gauge).collect(),
+        );
+        #[cfg(feature = "ws")]
+        connections.wait_for_sockets(apps.iter().map(App::open_sockets).collect());
         let drain_delay = self.drain_delay;
         let signal = async move {
             signal.await;
+            draining.store(true, Ordering::Relaxed);
             for app in &apps {
                 app.begin_shutdown();
             }
@@ -267,62 +273,9 @@ impl Server {
                 tokio::time::sleep(drain_delay).await;
             }
         };
-        let mut signal = std::pin::pin!(signal);
-        loop {
-            let permit = tokio::select! {
-                permit = Arc::clone(&permits).acquire_owned() => match permit {
-                    Ok(permit) => permit,
-                    Err(_closed) => break,
-                },
-                () = &mut signal => break,
-            };
-            let (stream, peer) = tokio::select! {
-                accepted = self.listener.accept() => match accepted {
-                    Ok(accepted) => accepted,
-                    Err(err) => {
-                        accept_error(err).await;
-                        continue;
-                    }
-                },
-                () = &mut signal => break,
-            };
-            if let Err(err) = stream.set_nodelay(true) {
-                tracing::debug!(%peer, %err, "could not set TCP_NODELAY");
-            }
-            let state = Arc::new(ConnectionState::default());
-            let served =
-                ServedConnection::new(stream, Arc::clone(&state), Arc::clone(&connections), permit);
-            let served = serve(TokioIo::new(served), Arc::clone(&state), graceful.watcher());
-            let connection = Connection::new(served, state, self.header_read_timeout);
-            tokio::spawn(async move {
-                match connection.await {
-                    Ended::Served(Ok(())) => {}
-                    Ended::Served(Err(err)) => {
-                        tracing::debug!(%peer, %err, "connection ended with an error");
-                    }
-                    Ended::HeadTimedOut => {
-                        tracing::debug!(%peer, "no request head within the header-read timeout");
-                    }
-                }
-            });
-        }
-        drop(self.listener);
-        tracing::info!("shutting down: waiting for in-flight requests");
-        let drained = async {
-            graceful.shutdown().await;
-            // Upgraded connections are not hyper's any more: each socket
-            // closes itself (1001) once the app's shutdown has begun.
-            #[cfg(feature = "ws")]
-            for open in &sockets {
-                open.all_closed().await;
-            }
-        };
-        tokio::select! {
-            () = drained => tracing::info!("all connections closed"),
-            () = tokio::time::sleep(self.shutdown_timeout) => {
-                tracing::warn!(timeout_ms = self.shutdown_timeout.as_millis() as u64, "shutdown timed out; dropping connections");
-            }
-        }
+        connections.accept_until(&self.listener, signal).await;
+        connections.accept_queued(self.listener);
+        connections.finish(self.shutdown_timeout).await;
         Ok(())
     }
 
@@ -342,65 +295,6 @@ impl Server {
         }
         builder.http2().timer(TokioTimer::new());
         builder
-    }
-}
-
-/// The IO of an accepted connection.
-type ConnectionIo = TokioIo<ServedConnection>;
-
-/// Serves one accepted connection until it ends: hyper's connection for the
-/// app or service, watched for graceful shutdown.
-type ServeConnection = Box<dyn Fn(ConnectionIo, Arc<ConnectionState>, Watcher) -> Served + Send>;
-
-/// Connections to an [`App`], served without a tower adapter. Upgrades are
-/// served: a WebSocket route answers `101` and takes the connection over,
-/// its permit and its count in the gauges included.
-fn app_connections(app: App, builder: Arc<auto::Builder<TokioExecutor>>) -> ServeConnection {
-    Box::new(move |io, state, watcher| {
-        let service = AppService::new(app.clone(), state);
-        let builder = Arc::clone(&builder);
-        Box::pin(async move {
-            watcher
-                .watch(builder.serve_connection_with_upgrades(io, service))
-                .await
-        })
-    })
-}
-
-/// Connections to any other tower service (an app wrapped in layers).
-fn service_connections<S, B>(
-    service: S,
-    builder: Arc<auto::Builder<TokioExecutor>>,
-) -> ServeConnection
-where
-    S: tower_service::Service<http::Request<Incoming>, Response = http::Response<B>>
-        + Clone
-        + Send
-        + 'static,
-    S::Future: Send + 'static,
-    S::Error: Into<BoxError>,
-    B: http_body::Body + Send + 'static,
-    B::Data: Send,
-    B::Error: Into<BoxError>,
-{
-    Box::new(move |io, state, watcher| {
-        let service = CountedService::new(TowerToHyperService::new(service.clone()), state);
-        let builder = Arc::clone(&builder);
-        Box::pin(async move {
-            watcher
-                .watch(builder.serve_connection_with_upgrades(io, service))
-                .await
-        })
-    })
-}
-
-/// Logs an accept error; backs off when out of file descriptors so the
-/// loop does not spin while connections drain.
-async fn accept_error(err: io::Error) {
-    let out_of_descriptors = matches!(err.raw_os_error(), Some(23 | 24)); // ENFILE, EMFILE
-    tracing::warn!(%err, "accept failed");
-    if out_of_descriptors {
-        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
 

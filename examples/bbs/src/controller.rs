@@ -1,15 +1,19 @@
 //! `/bbs/articles/:section`: the articles of a section.
 
-use framework::prelude::*;
+use framework::{
+    Shutdown,
+    prelude::*,
+    sse::{LastEventId, Sse},
+};
 use http::StatusCode;
 use uuid::Uuid;
 
 use crate::{
     dto::{
-        ArticleCreate, ArticleErase, ArticleIndexRequest, ArticleSnapshot, ArticleSummary,
-        ArticleUpdate, BbsArticle, Page,
+        ArticleCreate, ArticleErase, ArticleEvent, ArticleEventsQuery, ArticleIndexRequest,
+        ArticleSnapshot, ArticleSummary, ArticleUpdate, BbsArticle, Page,
     },
-    password,
+    feed, password,
     store::{ArticleStore, StoreError},
 };
 
@@ -94,6 +98,44 @@ impl BbsArticlesController {
         let page = request.page.unwrap_or(1);
         let limit = request.limit.unwrap_or(DEFAULT_LIMIT);
         Ok(self.store.index(&section, &request, page, limit).await?)
+    }
+
+    /// Follow a section live: an event when one of its articles is posted,
+    /// updated or erased.
+    ///
+    /// Each event's id is its number in the board's feed. A client that
+    /// reconnects with `Last-Event-ID` (or asks `?after=`) first gets every
+    /// event of the section it missed, in order, from any replica, then
+    /// follows live; one further behind than the kept events gets a `reset`
+    /// (reload, then follow from its id). The stream ends when the server
+    /// shuts down or the client falls too far behind: reconnect with
+    /// `Last-Event-ID`.
+    #[typed_route::get(
+        "events",
+        errors(
+            400 = "The query or the `Last-Event-ID` header is not an event id.",
+            503 = "The article store is unavailable."
+        )
+    )]
+    async fn follow(
+        &self,
+        #[param] section: String,
+        query: TypedQuery<ArticleEventsQuery>,
+        last: LastEventId,
+        shutdown: Shutdown,
+    ) -> Result<Sse<ArticleEvent>, ApiError> {
+        let after = match last.get().filter(|id| !id.is_empty()) {
+            Some(id) => Some(id.parse::<u64>().map_err(|_| {
+                ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    "invalid_last_event_id",
+                    format!("header `Last-Event-ID`: {id:?} is not an event id of this feed"),
+                )
+            })?),
+            None => query.into_inner().after,
+        };
+        let events = feed::follow(&self.store, section, after).await?;
+        Ok(Sse::new(events).until(&shutdown))
     }
 
     /// Read an article with its whole history.

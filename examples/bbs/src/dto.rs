@@ -246,3 +246,54 @@ pub struct Page<T> {
     /// Where this page is.
     pub pagination: Pagination,
 }
+
+/// What happened to an article of a section, as the section's live feed
+/// tells it (`GET /bbs/articles/:section/events`). The event's name is its
+/// `type`.
+#[dto]
+#[derive(Clone, Debug, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ArticleEvent {
+    /// An article was posted.
+    Created {
+        /// The article, as a listing shows it.
+        article: ArticleSummary,
+    },
+    /// An article got a new version.
+    Updated {
+        /// The article, as a listing shows it now.
+        article: ArticleSummary,
+    },
+    /// An article was erased with its history.
+    Erased {
+        /// The erased article's id.
+        id: Uuid,
+    },
+    /// The events after the client's last one are not all kept any more
+    /// (or the id is not one of this board's): reload the listing, then
+    /// follow from this event's id.
+    Reset,
+}
+
+impl ArticleEvent {
+    /// The event's name on the wire: its `type`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ArticleEvent::Created { .. } => "created",
+            ArticleEvent::Updated { .. } => "updated",
+            ArticleEvent::Erased { .. } => "erased",
+            ArticleEvent::Reset => "reset",
+        }
+    }
+}
+
+/// Where a section's live feed starts.
+#[dto]
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ArticleEventsQuery {
+    /// Follow from after this event id, replaying what came since, as a
+    /// reconnecting client's `Last-Event-ID` does (which wins when both
+    /// are sent). Without either, the feed starts with the next event.
+    #[optional]
+    pub after: Option<u64>,
+}

@@ -1,6 +1,8 @@
 //! The BBS articles app: the framework's reference example, modeled on
 //! nestia's BBS example. Articles live in sections; an update appends a
-//! snapshot, so history is never rewritten. Beside the JSON API it serves
+//! snapshot, so history is never rewritten. Each section has a live feed
+//! of server-sent events ([`feed`]), shared by every replica on one
+//! database. Beside the JSON API it serves
 //! HTML pages ([`pages`]) and a moderator route guarded by a bearer token
 //! ([`moderator`]). For operators it serves liveness (`/healthz`),
 //! readiness (`/readyz`, which checks the database) and Prometheus metrics
@@ -8,6 +10,7 @@
 
 pub mod controller;
 pub mod dto;
+pub mod feed;
 pub mod moderation;
 pub mod moderator;
 pub mod pages;
@@ -68,7 +71,8 @@ fn health(store: &ArticleStore) -> Health {
         })
 }
 
-/// The framework's HTTP metrics and the pool's connections.
+/// The framework's HTTP metrics, the pool's connections and the live
+/// feed's streams.
 fn metrics(store: &ArticleStore) -> Metrics {
     let open = store.clone();
     let idle = store.clone();
@@ -82,6 +86,16 @@ fn metrics(store: &ArticleStore) -> Metrics {
             "bbs_db_idle_connections",
             "Database connections open and idle in the pool",
             move || i64::try_from(idle.idle_connections()).unwrap_or(i64::MAX),
+        )
+        .register(
+            "bbs_feed_followers",
+            "Live feed streams open",
+            store.feed_metrics().followers.clone(),
+        )
+        .register(
+            "bbs_feed_catch_ups",
+            "Times a live feed stream fell behind and caught up from the database",
+            store.feed_metrics().catch_ups.clone(),
         )
 }
 

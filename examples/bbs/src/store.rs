@@ -5,15 +5,21 @@
 //! text columns); what differs is in [`backend`].
 
 mod backend;
+mod events;
+
+use std::sync::Arc;
 
 use chrono::{DateTime, SecondsFormat, Utc};
+use tokio::sync::broadcast;
 use uuid::Uuid;
 
 pub use backend::Backend;
 use backend::{Columns, MAX_CONNECTIONS, Pool, on_pool};
+pub use events::{DEFAULT_FEED_BUFFER, FEED_RETENTION, FeedEntry, FeedMetrics, FollowerGuard};
+use events::{Feed, record_event};
 
 use crate::dto::{
-    ArticleCreate, ArticleFormat, ArticleIndexRequest, ArticleSnapshot, ArticleSort,
+    ArticleCreate, ArticleEvent, ArticleFormat, ArticleIndexRequest, ArticleSnapshot, ArticleSort,
     ArticleSummary, ArticleUpdate, AttachmentFile, BbsArticle, Page, Pagination,
 };
 
@@ -139,10 +145,13 @@ pub struct SectionSummary {
     pub latest: DateTime<Utc>,
 }
 
-/// The articles' store.
+/// The articles' store, with the sections' live feed: each change of an
+/// article is also an [`ArticleEvent`], stored with it and broadcast to
+/// this process's subscribers ([`ArticleStore::subscribe`]).
 #[derive(Clone, Debug)]
 pub struct ArticleStore {
     pool: Pool,
+    feed: Feed,
 }
 
 /// Timestamps are stored in one fixed-width UTC format, so that text order
@@ -211,17 +220,26 @@ impl ArticleStore {
     /// Opens the database at `url` and brings its schema up to date:
     /// `sqlite://bbs.db` (created if needed) or a PostgreSQL URL,
     /// `postgres://user:password@host/database` (the database must exist).
+    /// The live feed holds [`DEFAULT_FEED_BUFFER`] events for subscribers.
     pub async fn open(url: &str) -> Result<Self, StoreError> {
-        Ok(ArticleStore {
-            pool: Pool::open(url).await?,
-        })
+        Self::open_with(url, DEFAULT_FEED_BUFFER).await
+    }
+
+    /// [`open`](Self::open), with a live feed that holds `feed_buffer`
+    /// events for subscribers that have not read them yet.
+    pub async fn open_with(url: &str, feed_buffer: usize) -> Result<Self, StoreError> {
+        let pool = Pool::open(url).await?;
+        let feed = Feed::start(&pool, url, feed_buffer).await?;
+        Ok(ArticleStore { pool, feed })
     }
 
     /// A store that connects on first use and migrates nothing: for
     /// describing the app (`bbs openapi`) without touching the database.
+    /// Its live feed broadcasts nothing.
     pub fn lazy(url: &str) -> Result<Self, StoreError> {
         Ok(ArticleStore {
             pool: Pool::lazy(url)?,
+            feed: Feed::idle(),
         })
     }
 
@@ -230,9 +248,40 @@ impl ArticleStore {
         self.pool.backend()
     }
 
-    /// Closes the pool, waiting for connections to be returned.
+    /// Stops the live feed and closes the pool, waiting for connections to
+    /// be returned.
     pub async fn close(&self) {
+        self.feed.stop();
         on_pool!(self, |pool| pool.close().await)
+    }
+
+    /// A receiver of every event this process's feed broadcasts from now
+    /// on, in order, of every section. It holds at most the feed's buffer:
+    /// one that falls further behind gets `Lagged` and has lost the oldest
+    /// (they are still in [`section_events`](Self::section_events)).
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<FeedEntry>> {
+        self.feed.subscribe()
+    }
+
+    /// What the live feed counts, for `/metrics`.
+    pub fn feed_metrics(&self) -> &FeedMetrics {
+        self.feed.metrics()
+    }
+
+    /// The number of the newest event of the feed, `0` when there is none.
+    pub async fn feed_position(&self) -> Result<u64, StoreError> {
+        events::position(&self.pool).await
+    }
+
+    /// At most `limit` events of `section` after the event `after`, oldest
+    /// first, of the newest [`FEED_RETENTION`] events.
+    pub async fn section_events(
+        &self,
+        section: &str,
+        after: u64,
+        limit: u32,
+    ) -> Result<Vec<FeedEntry>, StoreError> {
+        events::of_section(&self.pool, section, after, limit).await
     }
 
     /// Checks that the database answers (`SELECT 1`).
@@ -270,6 +319,15 @@ impl ArticleStore {
             files: input.files,
             created_at,
         };
+        let event = ArticleEvent::Created {
+            article: ArticleSummary {
+                id: article_id,
+                writer: input.writer.clone(),
+                title: snapshot.title.clone(),
+                created_at,
+                updated_at: created_at,
+            },
+        };
         on_pool!(self, |pool| write!(self, pool, |tx| async {
             sqlx::query(
                 "INSERT INTO articles (id, section, writer, password_hash, created_at) \
@@ -282,8 +340,10 @@ impl ArticleStore {
             .bind(stamp(created_at))
             .execute(&mut *tx)
             .await?;
-            insert_snapshot!(tx, article_id, 0_i64, &snapshot)
+            insert_snapshot!(tx, article_id, 0_i64, &snapshot)?;
+            record_event!(self, tx, section, article_id, &event)
         }))?;
+        self.feed.wake();
         Ok(BbsArticle {
             id: article_id,
             section: section.to_owned(),
@@ -390,18 +450,19 @@ impl ArticleStore {
         // statement of its own, so that the next one, which numbers the
         // snapshot, sees every snapshot committed before the lock was ours.
         let lock = format!(
-            "SELECT id FROM articles WHERE id = $1 AND section = $2{}",
+            "SELECT writer, created_at FROM articles WHERE id = $1 AND section = $2{}",
             self.pool.dialect().lock_article
         );
         let appended = on_pool!(self, |pool| write!(self, pool, |tx| async {
-            let found: Option<String> = sqlx::query_scalar(&lock)
+            let Some(row) = sqlx::query(&lock)
                 .bind(id.to_string())
                 .bind(section)
                 .fetch_optional(&mut *tx)
-                .await?;
-            if found.is_none() {
+                .await?
+            else {
                 return Ok::<_, StoreError>(false);
-            }
+            };
+            let article = Article::read(&row)?;
             let next_seq: i64 = sqlx::query_scalar(
                 "SELECT COALESCE(MAX(seq), -1) + 1 FROM article_snapshots WHERE article_id = $1",
             )
@@ -409,21 +470,48 @@ impl ArticleStore {
             .fetch_one(&mut *tx)
             .await?;
             insert_snapshot!(tx, id, next_seq, &snapshot)?;
+            let event = ArticleEvent::Updated {
+                article: ArticleSummary {
+                    id,
+                    writer: article.writer,
+                    title: snapshot.title.clone(),
+                    created_at: article.created_at,
+                    updated_at: snapshot.created_at,
+                },
+            };
+            record_event!(self, tx, section, id, &event)?;
             Ok(true)
         }))?;
+        if appended {
+            self.feed.wake();
+        }
         Ok(appended.then_some(snapshot))
     }
 
     /// Erases the article and its history; `false` when it was not there.
+    /// Its earlier events go with it (they hold its title): a client that
+    /// resumes from before is told only that it was erased.
     pub async fn erase(&self, section: &str, id: Uuid) -> Result<bool, StoreError> {
-        on_pool!(self, |pool| write!(self, pool, |tx| async {
+        let erased = on_pool!(self, |pool| write!(self, pool, |tx| async {
             let done = sqlx::query("DELETE FROM articles WHERE id = $1 AND section = $2")
                 .bind(id.to_string())
                 .bind(section)
                 .execute(&mut *tx)
                 .await?;
-            Ok::<_, StoreError>(done.rows_affected() > 0)
-        }))
+            if done.rows_affected() == 0 {
+                return Ok::<_, StoreError>(false);
+            }
+            sqlx::query("DELETE FROM article_events WHERE article_id = $1")
+                .bind(id.to_string())
+                .execute(&mut *tx)
+                .await?;
+            record_event!(self, tx, section, id, &ArticleEvent::Erased { id })?;
+            Ok(true)
+        }))?;
+        if erased {
+            self.feed.wake();
+        }
+        Ok(erased)
     }
 
     /// Every section that has articles, by name.
@@ -444,6 +532,31 @@ impl ArticleStore {
         page: u32,
         limit: u32,
     ) -> Result<Page<ArticleSummary>, StoreError> {
+        Ok(self.listing(section, request, page, limit, false).await?.0)
+    }
+
+    /// [`index`](Self::index), with the number of the newest event of the
+    /// feed as of the same snapshot: following the feed from there
+    /// (`?after=`) misses no change made since the page was read.
+    pub async fn index_at_position(
+        &self,
+        section: &str,
+        request: &ArticleIndexRequest,
+        page: u32,
+        limit: u32,
+    ) -> Result<(Page<ArticleSummary>, u64), StoreError> {
+        let (page, position) = self.listing(section, request, page, limit, true).await?;
+        Ok((page, position.unwrap_or_default()))
+    }
+
+    async fn listing(
+        &self,
+        section: &str,
+        request: &ArticleIndexRequest,
+        page: u32,
+        limit: u32,
+        with_position: bool,
+    ) -> Result<(Page<ArticleSummary>, Option<u64>), StoreError> {
         let search = request.search.clone().unwrap_or_default();
         let writer = search.writer.as_deref().map(contains_pattern);
         let title = search.title.as_deref().map(contains_pattern);
@@ -464,7 +577,7 @@ impl ArticleStore {
             order_by(request.sort.as_deref().unwrap_or_default())
         );
         let offset = i64::from(page - 1) * i64::from(limit);
-        let (records, data) = on_pool!(self, |pool| {
+        let listed = on_pool!(self, |pool| {
             let mut tx = pool.begin_with(dialect.begin_read).await?;
             let records: i64 = sqlx::query_scalar(&count)
                 .bind(section)
@@ -482,23 +595,35 @@ impl ArticleStore {
                 .bind(offset)
                 .fetch_all(&mut *tx)
                 .await?;
+            let mut position: Option<i64> = None;
+            if with_position {
+                let query = sqlx::query_scalar(events::POSITION);
+                position = Some(query.fetch_one(&mut *tx).await?);
+            }
             tx.commit().await?;
             let data = rows
                 .iter()
                 .map(summary_from_row)
                 .collect::<Result<Vec<_>, StoreError>>()?;
-            (records, data)
+            (records, data, position)
         });
+        let (records, data, position) = listed;
         let records = u64::try_from(records).unwrap_or_default();
-        Ok(Page {
-            data,
-            pagination: Pagination {
-                current: page,
-                limit,
-                records,
-                pages: records.div_ceil(u64::from(limit)),
-            },
-        })
+        let position = position.map(|seq| u64::try_from(seq).unwrap_or_default());
+        Ok((page_of(data, records, page, limit), position))
+    }
+}
+
+/// Page `current` of `records` matching, `limit` a page.
+fn page_of<T>(data: Vec<T>, records: u64, current: u32, limit: u32) -> Page<T> {
+    Page {
+        data,
+        pagination: Pagination {
+            current,
+            limit,
+            records,
+            pages: records.div_ceil(u64::from(limit)),
+        },
     }
 }
 

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::{
     body::{Body, Response},
-    error::PROBLEM_JSON,
+    error::{DEFAULT_RETRY_AFTER, PROBLEM_JSON},
     route::{BoxFuture, RouteMeta},
     shutdown::Shutdown,
 };
@@ -24,8 +24,6 @@ pub(crate) static READINESS_ROUTE: RouteMeta = super::operational_route("readyz"
 
 /// How long one check may take unless configured.
 const DEFAULT_CHECK_TIMEOUT: Duration = Duration::from_secs(2);
-/// What `Retry-After` says on a `503` unless configured, in seconds.
-const DEFAULT_RETRY_AFTER: u32 = 1;
 
 type CheckFn = Box<dyn Fn() -> BoxFuture<Result<(), String>> + Send + Sync>;
 

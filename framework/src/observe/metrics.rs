@@ -2,9 +2,16 @@
 //! the app's own: requests by operation, method and status class, latency,
 //! requests in flight, open connections, and what the app registers.
 
-use std::{fmt, sync::Arc, time::Instant};
+use std::{
+    fmt,
+    pin::Pin,
+    sync::Arc,
+    task::{Context, Poll},
+    time::Instant,
+};
 
 use http::{HeaderValue, StatusCode, header};
+use http_body::{Frame, SizeHint};
 use prometheus_client::{
     encoding::EncodeLabelSet,
     metrics::{counter::Counter, family::Family, gauge::Gauge, histogram::Histogram},
@@ -45,13 +52,20 @@ type SampleFn = Box<dyn Fn() -> i64 + Send + Sync>;
 /// | metric | type | labels |
 /// |---|---|---|
 /// | `http_requests_total` | counter | `operation` (the OpenAPI operation id, `""` for requests no route matched), `method`, `status` (`2xx`..) |
-/// | `http_request_duration_seconds` | histogram | `operation`, `method` (until the response head is ready) |
+/// | `http_request_duration_seconds` | histogram | `operation`, `method` (until the answer is complete) |
 /// | `http_requests_in_flight` | gauge | |
 /// | `http_open_connections` | gauge | (counted by [`Server`](crate::Server)) |
 ///
-/// A request whose client went away before its answer was ready is not
-/// counted in the first two. Label sets are made when the app is built, so
-/// counting a request takes no allocation.
+/// A request is counted by status as soon as its response head is ready;
+/// it stays in flight, and its duration runs, until its answer is
+/// complete: a complete body as soon as the handler returns it, a streamed
+/// body (a file, server-sent events) when its last frame is produced or
+/// the client goes away. So an open event stream counts as one request in
+/// flight, and its duration is the stream's lifetime: filter such
+/// operations out of latency percentiles by their `operation` label.
+/// A request whose client went away before its response head was ready is
+/// not counted in the first two. Label sets are made when the app is
+/// built, so counting a request takes no allocation.
 ///
 /// ```
 /// use framework::{Metrics, prelude::*, prometheus_client::metrics::counter::Counter};
@@ -169,7 +183,7 @@ impl Metrics {
         );
         self.registry.register(
             "http_request_duration_seconds",
-            "Time to a response head, by operation and method",
+            "Time to a complete answer, by operation and method",
             durations,
         );
         self.registry.register(
@@ -281,18 +295,88 @@ pub(crate) struct Observed {
 }
 
 impl Observed {
-    /// Counts the answer's status and the time it took.
-    pub(crate) fn finish(&self, status: StatusCode) {
-        let metrics = self.metrics.of(self.endpoint, self.head);
+    /// Counts the answer's status, once its head is ready.
+    pub(crate) fn count(&self, status: StatusCode) {
         let class = usize::from(status.as_u16() / 100).clamp(1, 5) - 1;
-        metrics.statuses[class].inc();
+        self.metrics.of(self.endpoint, self.head).statuses[class].inc();
+    }
+
+    /// Counts the time the answer took, once it is complete.
+    fn time(&self) {
+        let metrics = self.metrics.of(self.endpoint, self.head);
         metrics.duration.observe(self.start.elapsed().as_secs_f64());
+    }
+
+    /// Counts a complete answer (status and time); the request leaves the
+    /// in-flight gauge when this is dropped.
+    pub(crate) fn finish(self, status: StatusCode) {
+        self.count(status);
+        self.time();
+    }
+
+    /// Counts the status of an answer whose body is a stream now, and its
+    /// time and end once the body has ended (or the client has gone away):
+    /// until then the request stays in flight.
+    pub(crate) fn finish_streamed(self, response: Response) -> Response {
+        self.count(response.status());
+        response.map(|body| {
+            Body::new(ObservedBody {
+                body,
+                observed: Some(self),
+            })
+        })
     }
 }
 
 impl Drop for Observed {
     fn drop(&mut self) {
         self.metrics.in_flight.dec();
+    }
+}
+
+/// A streamed response body that counts its request's time and leaves the
+/// in-flight gauge when it ends or is dropped.
+struct ObservedBody {
+    body: Body,
+    /// `None` once counted.
+    observed: Option<Observed>,
+}
+
+impl ObservedBody {
+    fn done(&mut self) {
+        if let Some(observed) = self.observed.take() {
+            observed.time();
+        }
+    }
+}
+
+impl http_body::Body for ObservedBody {
+    type Data = bytes::Bytes;
+    type Error = crate::BoxError;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<bytes::Bytes>, Self::Error>>> {
+        let frame = std::task::ready!(Pin::new(&mut self.body).poll_frame(cx));
+        if !matches!(frame, Some(Ok(_))) || self.body.is_end_stream() {
+            self.done();
+        }
+        Poll::Ready(frame)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
+
+impl Drop for ObservedBody {
+    fn drop(&mut self) {
+        self.done();
     }
 }
 

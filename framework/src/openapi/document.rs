@@ -341,7 +341,8 @@ fn websocket_extension(websocket: &WebSocketManifest, converter: &Converter<'_>)
         .build()
 }
 
-/// The schema of a body: bytes are `string` with `format: binary`.
+/// The schema of a body: bytes are `string` with `format: binary`; an
+/// event stream is described one event at a time ([`event_schema`]).
 fn content_schema(
     kind: ContentKind,
     schema: Option<&Schema>,
@@ -352,8 +353,50 @@ fn content_schema(
             .schema_type(Type::String)
             .format(Some(SchemaFormat::KnownFormat(KnownFormat::Binary)))
             .into(),
+        (ContentKind::EventStream, Some(schema)) => event_schema(converter.schema(schema)),
         (_, Some(schema)) => converter.schema(schema),
     }
+}
+
+/// One server-sent event, as OpenAPI before 3.2 describes an event
+/// stream's `schema` (and 3.2 its `itemSchema`), and as tools such as
+/// schemathesis check each event: its fields, with `data` a string of JSON
+/// whose schema is `contentSchema` (JSON Schema's keyword, which utoipa's
+/// builder lacks, hence the map).
+fn event_schema(data: RefOr<OaSchema>) -> RefOr<OaSchema> {
+    let text = |description: &str| {
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .description(Some(description))
+    };
+    // A schema is strings, numbers, maps and arrays: it serializes.
+    let content_schema: utoipa::openapi::extensions::Extensions = [(
+        "contentSchema",
+        serde_json::to_value(&data).unwrap_or_default(),
+    )]
+    .into_iter()
+    .collect();
+    let data = text("One line of JSON, a value of `contentSchema`.")
+        .content_media_type("application/json")
+        .extensions(Some(content_schema));
+    let retry = ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .minimum(Some(0))
+        .description(Some(
+            "How long to wait before reconnecting, in milliseconds.",
+        ));
+    ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .description(Some("One server-sent event."))
+        .property("event", text("The event's name; `message` when absent."))
+        .property(
+            "id",
+            text("Its id: send the last one seen as `Last-Event-ID` to resume."),
+        )
+        .property("retry", retry)
+        .property("data", data)
+        .required("data")
+        .into()
 }
 
 /// One answer: its body by media type, and its headers.

@@ -309,6 +309,68 @@ async fn metrics_count_requests_by_operation_method_and_status_class() {
     assert!(!other.iter().any(|sample| sample.metric == "logins_total"));
 }
 
+struct Ticks;
+
+#[controller("")]
+impl Ticks {
+    #[typed_route::get("ticks")]
+    async fn ticks(&self) -> framework::sse::Sse<u64> {
+        framework::sse::Sse::new(futures_util::stream::iter(
+            (1..=3).map(framework::sse::Event::new),
+        ))
+    }
+}
+
+/// A streamed answer is counted by status at its head, and stays in
+/// flight, its duration running, until its body has ended.
+#[tokio::test]
+async fn a_streamed_answer_is_in_flight_until_its_body_ends() {
+    let app = App::builder()
+        .controller(Ticks)
+        .metrics(Metrics::new())
+        .build()
+        .unwrap();
+    let request = || {
+        http::Request::get("/ticks")
+            .body(http_body_util::Empty::<Bytes>::new())
+            .unwrap()
+    };
+    let stream = app.handle(request()).await;
+    assert_eq!(stream.status(), 200);
+    let labels = [("operation", "ticks.ticks"), ("method", "GET")];
+    let samples = scrape(&app.test_client().get("/metrics").send().await.text());
+    let counted = [labels[0], labels[1], ("status", "2xx")];
+    assert_eq!(value(&samples, "http_requests_total", &counted), 1.0);
+    assert_eq!(
+        value(&samples, "http_requests_in_flight", &[]),
+        2.0,
+        "the open stream and the scrape"
+    );
+    assert_eq!(
+        histogram_count(&samples, "http_request_duration_seconds", &labels),
+        0.0
+    );
+
+    let body = stream.into_body().collect().await.unwrap().to_bytes();
+    assert_eq!(body, "data: 1\n\ndata: 2\n\ndata: 3\n\n");
+    let samples = scrape(&app.test_client().get("/metrics").send().await.text());
+    assert_eq!(value(&samples, "http_requests_in_flight", &[]), 1.0);
+    assert_eq!(
+        histogram_count(&samples, "http_request_duration_seconds", &labels),
+        1.0
+    );
+
+    // A client that goes away mid-stream ends it as well.
+    drop(app.handle(request()).await);
+    let samples = scrape(&app.test_client().get("/metrics").send().await.text());
+    assert_eq!(value(&samples, "http_requests_in_flight", &[]), 1.0);
+    assert_eq!(value(&samples, "http_requests_total", &counted), 2.0);
+    assert_eq!(
+        histogram_count(&samples, "http_request_duration_seconds", &labels),
+        2.0
+    );
+}
+
 /// A server on a random port, stopped when `stop` is sent.
 struct Running {
     addr: SocketAddr,
@@ -406,6 +468,56 @@ async fn shutdown_turns_readiness_503_while_in_flight_requests_finish() {
         .expect("the server stops after draining")
         .unwrap()
         .unwrap();
+    assert!(tokio::net::TcpStream::connect(addr).await.is_err());
+}
+
+/// Once draining, every HTTP/1 answer closes its connection (so a load
+/// balancer stops reusing it), and a connection the kernel had queued when
+/// the listener closes is served, not reset.
+#[tokio::test]
+async fn draining_answers_close_their_connection_and_queued_connections_are_served() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let app = App::builder().controller(Work).build().unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    // One connection at a time: a second one waits in the kernel's queue.
+    let server = Server::from_listener(listener)
+        .max_connections(1)
+        .drain_delay(Duration::from_millis(200));
+    let addr = server.local_addr().unwrap();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(server.serve_with_shutdown(app, async {
+        let _ = stopped.await;
+    }));
+
+    let mut first = Connection::open(addr).await;
+    let (status, headers, _) = first.get("/ping").await;
+    assert_eq!(status, 200);
+    assert!(
+        headers.get("connection").is_none(),
+        "kept alive: {headers:?}"
+    );
+    let slow = tokio::spawn(async move { first.get("/sleep/700").await });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut queued = tokio::net::TcpStream::connect(addr).await.unwrap();
+    queued
+        .write_all(b"GET /ping HTTP/1.1\r\nhost: test\r\n\r\n")
+        .await
+        .unwrap();
+    stop.send(()).unwrap();
+
+    let (status, headers, body) = slow.await.unwrap();
+    assert_eq!((status, body.as_str()), (200, "700"));
+    assert_eq!(headers["connection"], "close", "answered while draining");
+    let mut answer = String::new();
+    tokio::time::timeout(Duration::from_secs(5), queued.read_to_string(&mut answer))
+        .await
+        .expect("the queued connection is answered and closed")
+        .unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200 OK\r\n"), "{answer}");
+    assert!(answer.contains("\r\nconnection: close\r\n"), "{answer}");
+    assert!(answer.ends_with("\r\n\r\npong"), "{answer}");
+    task.await.unwrap().unwrap();
     assert!(tokio::net::TcpStream::connect(addr).await.is_err());
 }
 

@@ -338,9 +338,19 @@ async fn the_route_documents_an_event_stream_of_its_event_type() {
     assert_eq!(live["responses"][0]["content"]["kind"], "event_stream");
 
     let document: serde_json::Value = serde_json::from_str(&served.app.openapi_json()).unwrap();
+    // Each event: its fields, `data` a string of JSON of the event type.
     let schema = &document["paths"]["/events/live"]["get"]["responses"]["200"]["content"]["text/event-stream"]
         ["schema"];
-    assert_eq!(schema["$ref"], "#/components/schemas/Note", "{schema}");
+    assert_eq!(schema["type"], "object", "{schema}");
+    assert_eq!(schema["required"], serde_json::json!(["data"]), "{schema}");
+    let data = &schema["properties"]["data"];
+    assert_eq!(data["type"], "string", "{schema}");
+    assert_eq!(data["contentMediaType"], "application/json", "{schema}");
+    assert_eq!(
+        data["contentSchema"]["$ref"], "#/components/schemas/Note",
+        "{schema}"
+    );
+    assert_eq!(schema["properties"]["id"]["type"], "string", "{schema}");
 }
 
 /// `BatchedWrites` holds flushes while the last read brought input; a

@@ -26,6 +26,11 @@ pub fn section(section: &str) -> String {
     format!("/sections/{}", encoded(section))
 }
 
+/// The live feed of a section's changes (the JSON API's event stream).
+pub fn events(section: &str) -> String {
+    format!("/bbs/articles/{}/events", encoded(section))
+}
+
 /// The form that posts a new article into `section`.
 pub fn new_article(section: &str) -> String {
     format!("/sections/{}/new", encoded(section))

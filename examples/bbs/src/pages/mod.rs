@@ -102,7 +102,10 @@ impl BbsPagesController {
     }
 
     /// A page of a section's articles, searched and sorted as the JSON
-    /// listing is (`?page=2&search[title]=rust&sort[0]=-created_at`).
+    /// listing is (`?page=2&search[title]=rust&sort[0]=-created_at`). A
+    /// small script follows the section's live feed: new articles appear
+    /// at the top of the first page, edited titles change, erased articles
+    /// go.
     #[typed_route::get(
         "sections/:section",
         sdk = false,
@@ -116,8 +119,11 @@ impl BbsPagesController {
         let request = query.into_inner();
         let page = request.page.unwrap_or(1);
         let limit = request.limit.unwrap_or(PAGE_LIMIT);
-        let listed = self.store.index(&section, &request, page, limit).await?;
-        Ok(Html(SectionPage::new(section, &request, listed)))
+        let (listed, after) = self
+            .store
+            .index_at_position(&section, &request, page, limit)
+            .await?;
+        Ok(Html(SectionPage::new(section, &request, listed, after)))
     }
 
     /// The form that posts a new article into the section.

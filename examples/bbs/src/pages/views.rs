@@ -90,10 +90,21 @@ pub struct SectionPage {
     pub sort: &'static str,
     /// Every sort key, as the query writes it, with its label.
     pub sorts: &'static [(&'static str, &'static str)],
+    /// The section's live feed, which the page's script follows.
+    pub events_url: String,
+    /// The feed's newest event as of this listing: the script follows on
+    /// from there, so it misses nothing posted since.
+    pub after: u64,
+    /// Whether new articles belong at the top of this listing (its first
+    /// page, newest first, unfiltered); elsewhere the page only says that
+    /// there are new ones.
+    pub insert_live: bool,
 }
 
 /// An article in a listing.
 pub struct ArticleRow {
+    /// Its id, which the live feed names.
+    pub id: Uuid,
     /// Its current title.
     pub title: String,
     /// Who wrote it.
@@ -116,17 +127,20 @@ const SORTS: &[(&str, &str)] = &[
 ];
 
 impl SectionPage {
-    /// Page `listed` of `section`, as asked by `request`.
+    /// Page `listed` of `section`, as asked by `request`, read when the
+    /// feed's newest event was `after`.
     pub fn new(
         section: String,
         request: &ArticleIndexRequest,
         listed: Page<ArticleSummary>,
+        after: u64,
     ) -> Self {
         let at = listed.pagination;
         let rows = listed
             .data
             .into_iter()
             .map(|summary| ArticleRow {
+                id: summary.id,
                 url: links::article(&section, summary.id),
                 updated: when(summary.updated_at),
                 title: summary.title,
@@ -135,7 +149,14 @@ impl SectionPage {
             .collect();
         let search = request.search.clone().unwrap_or_default();
         let sort = request.sort.as_deref().and_then(<[ArticleSort]>::first);
+        let unfiltered = [&search.writer, &search.title, &search.body]
+            .iter()
+            .all(|text| text.as_deref().is_none_or(str::is_empty));
+        let newest_first = sort.is_none_or(|key| *key == ArticleSort::CreatedAtDesc);
         SectionPage {
+            events_url: links::events(&section),
+            after,
+            insert_live: at.current == 1 && unfiltered && newest_first,
             url: links::section(&section),
             new_url: links::new_article(&section),
             previous: (at.current > 1).then(|| links::listing(&section, request, at.current - 1)),

@@ -59,6 +59,13 @@ pub(super) struct Dialect {
     /// turns. SQLite needs nothing: `BEGIN IMMEDIATE` already serializes
     /// writers.
     pub lock_article: &'static str,
+    /// Run before a write inserts its event, so that events are numbered
+    /// in commit order: the lock is held until the transaction ends.
+    /// SQLite needs nothing: its writers take turns.
+    pub lock_events: &'static str,
+    /// Run after a write inserted its event: wakes every replica's feed
+    /// when the transaction commits. SQLite has no other process to tell.
+    pub notify_events: &'static str,
 }
 
 const SQLITE: Dialect = Dialect {
@@ -66,6 +73,8 @@ const SQLITE: Dialect = Dialect {
     begin_read: "BEGIN",
     like: "LIKE",
     lock_article: "",
+    lock_events: "",
+    notify_events: "",
 };
 
 const POSTGRES: Dialect = Dialect {
@@ -73,6 +82,9 @@ const POSTGRES: Dialect = Dialect {
     begin_read: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY",
     like: "ILIKE",
     lock_article: " FOR UPDATE",
+    lock_events: "SELECT pg_advisory_xact_lock(hashtext('bbs article events'))",
+    // The channel is `events::CHANNEL`.
+    notify_events: "NOTIFY bbs_article_events",
 };
 
 /// A pool on one of the backends.
@@ -159,12 +171,16 @@ impl Pool {
 
 /// Runs `$body` with `$pool` bound to the store's concrete pool: the body
 /// is written once and compiled for each backend.
+/// `on_pool!(pool $pool, ...)` does the same with a [`Pool`] itself.
 macro_rules! on_pool {
-    ($store:expr, |$pool:ident| $body:expr) => {
-        match &$store.pool {
+    (pool $on:expr, |$pool:ident| $body:expr) => {
+        match $on {
             $crate::store::backend::Pool::Sqlite($pool) => $body,
             $crate::store::backend::Pool::Postgres($pool) => $body,
         }
+    };
+    ($store:expr, |$pool:ident| $body:expr) => {
+        on_pool!(pool & $store.pool, |$pool| $body)
     };
 }
 pub(super) use on_pool;
@@ -247,6 +263,14 @@ columns!(PgRow);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn writes_notify_the_channel_the_feeds_listen_on() {
+        assert_eq!(
+            POSTGRES.notify_events,
+            format!("NOTIFY {}", super::super::events::CHANNEL)
+        );
+    }
 
     #[test]
     fn the_scheme_picks_the_backend() {

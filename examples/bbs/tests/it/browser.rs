@@ -17,7 +17,10 @@ use std::{
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
-use crate::process::{Bbs, tool};
+use crate::{
+    process::{Bbs, tool},
+    support::{create_input, send},
+};
 
 /// How long one protocol answer may take.
 const ANSWER_WITHIN: Duration = Duration::from_secs(30);
@@ -255,6 +258,118 @@ fn a_browser_posts_through_the_form_and_runs_no_script_from_content() {
         browser.eval("document.querySelectorAll('.error').length"),
         1
     );
+    drop(server);
+}
+
+/// Waits until `script` evaluates to `expected` in the page.
+fn wait_for(browser: &mut Chromium, script: &str, expected: Value) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let found = browser.eval(script);
+        if found == expected {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{script}: still {found} after 10 s, waiting for {expected}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The section page follows the section's live feed: an article posted
+/// through the JSON API appears at the top of the list, its title and
+/// writer as text; an edit changes its title, an erasure removes it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_section_page_shows_articles_as_they_arrive() {
+    let dir = TempDir::new().unwrap();
+    let server = Bbs::start(&dir);
+    let addr = server.addr;
+    let profile = dir.path().join("chromium-profile");
+    let mut browser = tokio::task::block_in_place(|| {
+        let mut browser = Chromium::start(&profile);
+        browser.open(&format!("http://{addr}/sections/live%20feed"));
+        browser
+    });
+    let rows = "document.querySelectorAll('#articles tbody tr').length";
+    assert_eq!(browser.eval(rows), 0);
+    assert_eq!(
+        browser.eval("document.getElementById('no-articles').hidden"),
+        false
+    );
+
+    // Posted right after the page was read: the script follows the feed
+    // from the listing's position, so it is not missed.
+    let mut input = create_input(IMAGE_TITLE);
+    input["writer"] = json!("<b>Kim</b>");
+    let first = send(addr, "POST", "/bbs/articles/live%20feed", Some(&input)).await;
+    assert_eq!(first.status, 201);
+    let first = first.json();
+    tokio::task::block_in_place(|| {
+        wait_for(&mut browser, rows, json!(1));
+        assert_eq!(
+            browser.eval("document.querySelector('#articles tbody a').textContent"),
+            IMAGE_TITLE,
+            "the title is text"
+        );
+        assert_eq!(
+            browser.eval("document.querySelector('#articles tbody td:nth-child(2)').textContent"),
+            "<b>Kim</b>"
+        );
+        assert_eq!(
+            browser.eval("document.querySelectorAll('main img, main b').length"),
+            0
+        );
+        let href = browser.eval("document.querySelector('#articles tbody a').getAttribute('href')");
+        assert_eq!(
+            href,
+            json!(format!(
+                "/sections/live%20feed/{}",
+                first["id"].as_str().unwrap()
+            ))
+        );
+        assert_eq!(
+            browser.eval("document.getElementById('no-articles').hidden"),
+            true
+        );
+        settle_then_assert_title(&mut browser, "live feed · BBS");
+    });
+
+    let second = send(
+        addr,
+        "POST",
+        "/bbs/articles/live%20feed",
+        Some(&create_input("Second")),
+    )
+    .await;
+    let second = second.json();
+    let path = format!(
+        "/bbs/articles/live%20feed/{}",
+        first["id"].as_str().unwrap()
+    );
+    let update = json!({
+        "title": "Edited live", "body": "b", "format": "txt", "files": [],
+        "password": "correct horse"
+    });
+    assert_eq!(send(addr, "PUT", &path, Some(&update)).await.status, 200);
+    tokio::task::block_in_place(|| {
+        wait_for(&mut browser, rows, json!(2));
+        wait_for(
+            &mut browser,
+            "[...document.querySelectorAll('#articles tbody a')].map(a => a.textContent).join('|')",
+            json!("Second|Edited live"),
+        );
+    });
+    let erase = json!({ "password": "correct horse" });
+    assert_eq!(send(addr, "DELETE", &path, Some(&erase)).await.status, 204);
+    tokio::task::block_in_place(|| {
+        wait_for(
+            &mut browser,
+            "[...document.querySelectorAll('#articles tbody tr')].map(tr => tr.dataset.id).join('|')",
+            second["id"].clone(),
+        );
+    });
+    drop(browser);
     drop(server);
 }
 

@@ -2,6 +2,8 @@
 //! the in-process client, and over real sockets against the `bbs` binary.
 
 mod browser;
+mod deploy;
+mod feed;
 mod fuzz_corpus;
 mod health;
 mod moderation;
@@ -15,3 +17,4 @@ mod sdk_rust;
 mod sdk_typescript;
 mod soak;
 mod support;
+mod topology;

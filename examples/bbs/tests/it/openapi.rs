@@ -112,6 +112,11 @@ async fn the_document_describes_every_route_with_its_schemas() {
                 "bbs.articles.create".into()
             ),
             (
+                "/bbs/articles/{section}/events".into(),
+                "get".into(),
+                "bbs.articles.events.follow".into()
+            ),
+            (
                 "/bbs/articles/{section}/{id}".into(),
                 "delete".into(),
                 "bbs.articles.erase".into()
@@ -167,6 +172,16 @@ async fn the_document_describes_every_route_with_its_schemas() {
     assert_eq!(
         schemas["ArticleFormat"]["enum"],
         serde_json::json!(["md", "html", "txt"])
+    );
+    let follow = &document["paths"]["/bbs/articles/{section}/events"]["get"];
+    let event = &follow["responses"]["200"]["content"]["text/event-stream"]["schema"];
+    assert_eq!(
+        event["properties"]["data"]["contentSchema"]["$ref"],
+        "#/components/schemas/ArticleEvent"
+    );
+    assert_eq!(
+        schemas["ArticleEvent"]["discriminator"]["propertyName"],
+        "type"
     );
     let erase = &document["paths"]["/bbs/articles/{section}/{id}"]["delete"];
     assert!(erase["responses"]["204"].is_object());

@@ -154,6 +154,59 @@ async fn a_section_page_paginates_and_searches() {
     assert_eq!(refused.problem().errors[0].path, "$query.page");
 }
 
+/// The section page names the live feed its script follows, from the
+/// feed's newest event as of the listing; new articles go at the top only
+/// of the first page, newest first, unfiltered.
+#[tokio::test]
+async fn a_section_page_follows_the_feed_from_its_listing() {
+    let (app, _dir) = app().await;
+    let client = app.test_client();
+    let page = assert_html(&client.get("/sections/q%26a%20board").send().await, 200);
+    assert!(
+        page.contains(r#"data-events="/bbs/articles/q%26a%20board/events""#),
+        "{page}"
+    );
+    assert!(page.contains(r#"data-after="0""#), "{page}");
+    assert!(page.contains(r#"data-insert="true""#), "{page}");
+    assert!(
+        page.contains(r#"<p id="no-articles">No articles.</p>"#),
+        "{page}"
+    );
+    for n in 1..=3 {
+        post_json(
+            &client,
+            "q%26a%20board",
+            create_input(&format!("Article {n}")),
+        )
+        .await;
+    }
+    let id = post_json(&client, "elsewhere", create_input("Elsewhere")).await;
+    let page = assert_html(&client.get("/sections/q%26a%20board").send().await, 200);
+    // Three events of this section and one of another: the position is the
+    // board's.
+    assert!(page.contains(r#"data-after="4""#), "{page}");
+    assert!(page.contains(r#"<p id="no-articles" hidden>"#), "{page}");
+    let elsewhere = assert_html(&client.get("/sections/elsewhere").send().await, 200);
+    assert!(
+        elsewhere.contains(&format!(r#"<tr data-id="{id}">"#)),
+        "{elsewhere}"
+    );
+    for query in [
+        "?page=2&limit=1",
+        "?search%5Btitle%5D=1",
+        "?sort%5B0%5D=%2Btitle",
+    ] {
+        let page = assert_html(
+            &client
+                .get(&format!("/sections/q%26a%20board{query}"))
+                .send()
+                .await,
+            200,
+        );
+        assert!(page.contains(r#"data-insert="false""#), "{query}: {page}");
+    }
+}
+
 #[tokio::test]
 async fn the_post_form_redirects_to_the_new_article() {
     let (app, _dir) = app().await;

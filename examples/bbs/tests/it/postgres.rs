@@ -1,9 +1,11 @@
-//! A throwaway PostgreSQL cluster for the tests: started once per test
-//! process from the Debian `postgresql` package's binaries, in a temporary
-//! directory, on a free loopback port (its unix socket in that directory
-//! too), with a fresh database per test. PostgreSQL refuses to run as root,
-//! so under root `initdb` and `postgres` run as `nobody` (`setpriv`). A
-//! watchdog shell started with the server stops it and removes the
+//! Throwaway PostgreSQL clusters for the tests, from the Debian
+//! `postgresql` package's binaries: each in a temporary directory, on a
+//! free loopback port (its unix socket in that directory too), started and
+//! stopped with `pg_ctl`. The route tests share one cluster per test
+//! process, with a fresh database per test; the topology tests start one
+//! of their own, which they stop and start again. PostgreSQL refuses to
+//! run as root, so under root `initdb` and `pg_ctl` run as `nobody`
+//! (`setpriv`). A watchdog shell stops each cluster and removes its
 //! directory once this process has exited, however it exits.
 
 use std::{
@@ -14,27 +16,33 @@ use std::{
         OnceLock,
         atomic::{AtomicU32, Ordering},
     },
-    time::{Duration, Instant},
 };
 
 use sqlx::{Connection, PgConnection};
 
 /// What to do when PostgreSQL is not installed.
 const INSTALL: &str = "the PostgreSQL tests need the Debian package `postgresql` \
-    (initdb, postgres): run `sudo apt-get install -y postgresql`, or scripts/test as root, \
-    which installs it";
+    (initdb, pg_ctl, postgres): run `sudo apt-get install -y postgresql`, or scripts/test as \
+    root, which installs it";
 
-/// The cluster of this test process.
+/// A cluster of this test process.
 pub struct Cluster {
     port: u16,
+    bin: PathBuf,
+    base: PathBuf,
+    runner: Runner,
+    /// `postgres` options: port, socket directory, settings.
+    options: String,
 }
 
 static CLUSTER: OnceLock<Result<Cluster, String>> = OnceLock::new();
 
-/// The cluster, started on first use; panics (failing the test) with what
-/// to install or what went wrong when it cannot start.
+/// The route tests' cluster, started on first use; panics (failing the
+/// test) with what to install or what went wrong when it cannot start.
 pub fn cluster() -> &'static Cluster {
-    match CLUSTER.get_or_init(Cluster::start) {
+    // A throwaway cluster: no need to survive a power cut, or a crash.
+    let settings = [("fsync", "off"), ("synchronous_commit", "off")];
+    match CLUSTER.get_or_init(|| Cluster::start(&settings)) {
         Ok(cluster) => cluster,
         Err(err) => panic!("starting PostgreSQL: {err}"),
     }
@@ -45,7 +53,8 @@ pub fn cluster() -> &'static Cluster {
 const USER: &str = "bbs";
 
 impl Cluster {
-    fn start() -> Result<Cluster, String> {
+    /// A new cluster with `settings` (`-c name=value`), running.
+    pub fn start(settings: &[(&str, &str)]) -> Result<Cluster, String> {
         let bin = server_binaries()?;
         let base = tempfile::Builder::new()
             .prefix("bbs-postgres-")
@@ -53,13 +62,12 @@ impl Cluster {
             .map_err(|err| format!("creating a temporary directory: {err}"))?
             .keep();
         let runner = Runner::for_this_user(&base)?;
-        let data = base.join("data");
         let initdb = runner
             .command(&bin.join("initdb"), &base)
             .args(["--no-sync", "--no-instructions", "--auth=trust"])
             .args(["--encoding=UTF8", "--locale=C", "--username", USER])
             .arg("--pgdata")
-            .arg(&data)
+            .arg(base.join("data"))
             .output()
             .map_err(|err| format!("running {}: {err}", bin.join("initdb").display()))?;
         if !initdb.status.success() {
@@ -71,71 +79,64 @@ impl Cluster {
             ));
         }
         let port = free_port()?;
-        let log = base.join("postgres.log");
-        let mut server = runner.command(&bin.join("postgres"), &base);
-        server
-            .arg("-D")
-            .arg(&data)
-            .args(["-p", &port.to_string(), "-k"])
-            .arg(&base)
-            .args(["-c", "listen_addresses=127.0.0.1"])
-            // A throwaway cluster: no need to survive a power cut.
-            .args(["-c", "fsync=off", "-c", "synchronous_commit=off"])
-            .args(["-c", "max_connections=300"]);
-        // The watchdog: runs the server, and once this test process is
-        // gone (or the server has stopped) stops it and removes `base`.
-        let mut watchdog = Command::new("sh");
-        watchdog
-            .arg("-c")
-            .arg(
-                r#"base=$1 owner=$2 log=$3; shift 3
-                "$@" >"$log" 2>&1 &
-                server=$!
-                while kill -0 "$owner" 2>/dev/null && kill -0 "$server" 2>/dev/null; do sleep 1; done
-                kill -INT "$server" 2>/dev/null
-                wait "$server"
-                rm -rf "$base""#,
-            )
-            .arg("watchdog")
-            .arg(&base)
-            .arg(std::process::id().to_string())
-            .arg(&log)
-            .arg(server.get_program())
-            .args(server.get_args())
-            .current_dir(&base)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
-        // Its own process group, so a ^C to the tests does not kill it
-        // before it has cleaned up.
-        std::os::unix::process::CommandExt::process_group(&mut watchdog, 0);
-        let mut watchdog = watchdog
-            .spawn()
-            .map_err(|err| format!("starting the watchdog shell: {err}"))?;
-        let started = Instant::now();
-        loop {
-            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
-                && Command::new(bin.join("pg_isready"))
-                    .args(["-q", "-h", "127.0.0.1", "-p", &port.to_string(), "-U", USER])
-                    .status()
-                    .is_ok_and(|status| status.success())
-            {
-                return Ok(Cluster { port });
-            }
-            let exited = watchdog.try_wait().ok().flatten();
-            if exited.is_some() || started.elapsed() > Duration::from_secs(60) {
-                let log = std::fs::read_to_string(&log).unwrap_or_default();
-                let _ = watchdog.kill();
-                return Err(format!(
-                    "postgres did not accept connections on port {port} ({}): {log}",
-                    exited.map_or("60 s passed".to_owned(), |status| status.to_string())
-                ));
-            }
-            std::thread::sleep(Duration::from_millis(100));
+        let mut options = format!(
+            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c max_connections=300",
+            base.display()
+        );
+        for (name, value) in settings {
+            options.push_str(&format!(" -c {name}={value}"));
         }
+        watch_over(&base)?;
+        let cluster = Cluster {
+            port,
+            bin,
+            base,
+            runner,
+            options,
+        };
+        cluster.start_again()?;
+        Ok(cluster)
     }
 
-    fn url(&self, database: &str) -> String {
+    /// Starts the server (again), waiting until it accepts connections.
+    pub fn start_again(&self) -> Result<(), String> {
+        self.pg_ctl(&["start", "-w", "-t", "60", "-o", &self.options])
+    }
+
+    /// Stops the server: `fast` (clients are told, work in progress is
+    /// rolled back, then a checkpoint) or `immediate` (as a crash: no
+    /// checkpoint, recovery from the WAL at the next start).
+    pub fn stop(&self, mode: &str) -> Result<(), String> {
+        self.pg_ctl(&["stop", "-w", "-m", mode])
+    }
+
+    fn pg_ctl(&self, args: &[&str]) -> Result<(), String> {
+        let output = self
+            .runner
+            .command(&self.bin.join("pg_ctl"), &self.base)
+            .arg("-D")
+            .arg(self.base.join("data"))
+            .arg("-l")
+            .arg(self.base.join("postgres.log"))
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|err| format!("running pg_ctl: {err}"))?;
+        if output.status.success() {
+            return Ok(());
+        }
+        let log = std::fs::read_to_string(self.base.join("postgres.log")).unwrap_or_default();
+        Err(format!(
+            "pg_ctl {} failed ({}): {}{}\n{log}",
+            args.join(" "),
+            output.status,
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr),
+        ))
+    }
+
+    /// The URL of `database` on this cluster.
+    pub fn url(&self, database: &str) -> String {
         format!("postgres://{USER}@127.0.0.1:{}/{database}", self.port)
     }
 
@@ -155,10 +156,46 @@ impl Cluster {
     }
 }
 
+/// Starts the watchdog of the cluster in `base`: once this test process
+/// is gone, it stops the server (the first line of `postmaster.pid`) and
+/// removes `base`. It runs in a process group of its own, so a ^C to the
+/// tests does not kill it before it has cleaned up.
+fn watch_over(base: &Path) -> Result<(), String> {
+    let mut watchdog = Command::new("sh");
+    watchdog
+        .arg("-c")
+        .arg(
+            r#"base=$1 owner=$2
+            while kill -0 "$owner" 2>/dev/null; do sleep 1; done
+            pid=$(head -n 1 "$base/data/postmaster.pid" 2>/dev/null)
+            if [ -n "$pid" ]; then
+                kill -QUIT "$pid" 2>/dev/null
+                while kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
+            fi
+            rm -rf "$base""#,
+        )
+        .arg("watchdog")
+        .arg(base)
+        .arg(std::process::id().to_string())
+        .current_dir(base)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    std::os::unix::process::CommandExt::process_group(&mut watchdog, 0);
+    watchdog
+        .spawn()
+        .map(drop)
+        .map_err(|err| format!("starting the watchdog shell: {err}"))
+}
+
 /// The directory with `initdb` and `postgres`: `pg_config --bindir`, else
 /// the newest `/usr/lib/postgresql/<version>/bin`.
 fn server_binaries() -> Result<PathBuf, String> {
-    let has_server = |dir: &Path| dir.join("initdb").is_file() && dir.join("postgres").is_file();
+    let has_server = |dir: &Path| {
+        ["initdb", "pg_ctl", "postgres"]
+            .iter()
+            .all(|program| dir.join(program).is_file())
+    };
     if let Ok(output) = Command::new("pg_config").arg("--bindir").output() {
         let dir = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
         if output.status.success() && has_server(&dir) {

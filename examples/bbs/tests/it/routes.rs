@@ -416,6 +416,7 @@ async fn the_routes_metadata_matches_the_contract(backend: Backend) {
         routes,
         [
             ("index", "PATCH", "/bbs/articles/:section", 200),
+            ("follow", "GET", "/bbs/articles/:section/events", 200),
             ("at", "GET", "/bbs/articles/:section/:id", 200),
             ("create", "POST", "/bbs/articles/:section", 201),
             ("update", "PUT", "/bbs/articles/:section/:id", 200),
@@ -438,7 +439,7 @@ async fn the_routes_metadata_matches_the_contract(backend: Backend) {
             ("erase", "POST", "/sections/:section/:id/erase", 201),
         ]
     );
-    let update = app.routes()[3];
+    let update = app.routes()[4];
     assert_eq!(
         update.summary,
         "Update an article; needs the writer's password."
@@ -617,6 +618,7 @@ async fn a_database_that_cannot_be_reached_answers_503(backend: Backend) {
         .await;
     assert_eq!(response.status(), 503, "{}", response.text());
     assert_eq!(response.problem().code, "unavailable");
+    assert_eq!(response.header("retry-after"), Some("1"), "when to retry");
     let response = client
         .post("/bbs/articles/free")
         .json(&create_input("Nowhere to go"))

@@ -305,3 +305,92 @@ async fn a_moderator_erases_with_the_token_set_on_the_client() {
         .unwrap_err();
     assert_api_error(gone, 404, "not_found");
 }
+
+/// A client with `Last-Event-ID: id` on every request.
+fn resuming_from(base: String, id: &str) -> Client {
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert(
+        "last-event-id",
+        reqwest::header::HeaderValue::from_str(id).unwrap(),
+    );
+    let http = reqwest::Client::builder()
+        .default_headers(headers)
+        .build()
+        .unwrap();
+    Client::builder(base).http_client(http).build()
+}
+
+/// The live feed through the Rust SDK: typed events as they come, then
+/// resumed after the first with `Last-Event-ID` and with `after`.
+#[tokio::test]
+async fn the_live_feed_through_the_rust_sdk() {
+    use bbs_sdk::{ArticleEvent, ArticleEventsQuery};
+    use futures_util::StreamExt;
+
+    let server = Served::start().await;
+    let client = Client::new(server.url());
+    let articles = client.bbs().articles();
+    let section = "live feed/ü";
+    let mut events = articles
+        .events()
+        .follow(section, &ArticleEventsQuery { after: None })
+        .await
+        .unwrap();
+    let first = articles
+        .create(section, &create_input("Live one", ArticleFormat::Md))
+        .await
+        .unwrap();
+    let second = articles
+        .create(section, &create_input("Live two", ArticleFormat::Txt))
+        .await
+        .unwrap();
+    let created = events.next().await.unwrap().unwrap();
+    assert_eq!(created.event, "created");
+    let ArticleEvent::Created { article } = &created.data else {
+        panic!("{:?}", created.data);
+    };
+    assert_eq!(
+        (article.id, article.title.as_str(), &article.created_at),
+        (first.id, "Live one", &first.created_at)
+    );
+    assert_eq!(article.updated_at, first.created_at);
+    let then = events.next().await.unwrap().unwrap();
+    assert!(matches!(&then.data, ArticleEvent::Created { article } if article.id == second.id));
+    assert!(then.id.parse::<u64>().unwrap() > created.id.parse::<u64>().unwrap());
+    drop(events);
+
+    let resumed = resuming_from(server.url(), &created.id);
+    let mut events = resumed
+        .bbs()
+        .articles()
+        .events()
+        .follow(section, &ArticleEventsQuery { after: None })
+        .await
+        .unwrap();
+    assert_eq!(events.next().await.unwrap().unwrap().id, then.id);
+
+    let after = ArticleEventsQuery {
+        after: Some(then.id.parse().unwrap()),
+    };
+    let mut events = articles.events().follow(section, &after).await.unwrap();
+    let erase = ArticleErase {
+        password: "correct horse".to_owned(),
+    };
+    articles.erase(section, second.id, &erase).await.unwrap();
+    let erased = events.next().await.unwrap().unwrap();
+    assert_eq!(erased.event, "erased");
+    assert!(matches!(erased.data, ArticleEvent::Erased { id } if id == second.id));
+
+    let refused = resuming_from(server.url(), "seven")
+        .bbs()
+        .articles()
+        .events()
+        .follow(section, &ArticleEventsQuery { after: None })
+        .await;
+    match refused {
+        Err(err) => {
+            assert_api_error(err, 400, "invalid_last_event_id");
+        }
+        Ok(_) => panic!("a Last-Event-ID that is not an event id is refused"),
+    }
+}

@@ -9,7 +9,7 @@ use std::{
     process::{Command, Output},
 };
 
-use bbs::dto::{ArticleSnapshot, ArticleSummary, BbsArticle, Page};
+use bbs::dto::{ArticleEvent, ArticleSnapshot, ArticleSummary, BbsArticle, Page};
 use framework::Dto;
 use serde_json::Value;
 
@@ -124,4 +124,6 @@ async fn the_typescript_sdk_compiles_strictly_and_drives_every_route() {
     assert_eq!(decode_all::<BbsArticle>(&values, "at"), 25);
     assert_eq!(decode_all::<BbsArticle>(&values, "create"), 25);
     assert_eq!(decode_all::<ArticleSnapshot>(&values, "update"), 25);
+    // Simulated streams yield a few events each.
+    assert!(decode_all::<ArticleEvent>(&values, "follow") >= 25);
 }

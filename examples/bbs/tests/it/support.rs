@@ -208,6 +208,11 @@ impl Served {
         Served::app(bbs::app(store).unwrap(), None).await
     }
 
+    /// The BBS app over `store`.
+    pub async fn over(store: ArticleStore) -> Served {
+        Served::app(bbs::app(store).unwrap(), None).await
+    }
+
     async fn app(app: App, dir: Option<TempDir>) -> Served {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let server = framework::Server::from_listener(listener);
@@ -231,4 +236,179 @@ impl Drop for Served {
     fn drop(&mut self) {
         self.task.abort();
     }
+}
+
+/// A server-sent event as a client reads it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SseEvent {
+    /// `event:`, `message` when absent.
+    pub name: String,
+    /// `id:`.
+    pub id: String,
+    /// `data:`, as JSON.
+    pub data: Value,
+}
+
+/// An event stream read off a socket as it arrives: the response head,
+/// then the chunked body decoded and cut into events.
+pub struct EventReader {
+    stream: TcpStream,
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    /// Bytes read and not yet decoded.
+    raw: Vec<u8>,
+    /// Body bytes decoded and not yet parsed into events.
+    body: Vec<u8>,
+    ended: bool,
+}
+
+impl EventReader {
+    /// `GET path` with `headers` on a new connection.
+    pub async fn open(addr: SocketAddr, path: &str, headers: &[(&str, &str)]) -> EventReader {
+        EventReader::open_on(TcpStream::connect(addr).await.unwrap(), path, headers).await
+    }
+
+    /// `GET path` with `headers` on `stream`.
+    pub async fn open_on(
+        mut stream: TcpStream,
+        path: &str,
+        headers: &[(&str, &str)],
+    ) -> EventReader {
+        let mut request =
+            format!("GET {path} HTTP/1.1\r\nhost: bbs\r\naccept: text/event-stream\r\n");
+        for (name, value) in headers {
+            request.push_str(&format!("{name}: {value}\r\n"));
+        }
+        request.push_str("\r\n");
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut reader = EventReader {
+            stream,
+            status: 0,
+            headers: Vec::new(),
+            raw: Vec::new(),
+            body: Vec::new(),
+            ended: false,
+        };
+        reader.read_head().await;
+        reader
+    }
+
+    async fn read_head(&mut self) {
+        let end = loop {
+            if let Some(end) = self.raw.windows(4).position(|window| window == b"\r\n\r\n") {
+                break end;
+            }
+            assert!(
+                self.fill(Duration::from_secs(30)).await,
+                "the stream closed before its head"
+            );
+        };
+        let head = String::from_utf8(self.raw[..end].to_vec()).unwrap();
+        self.raw.drain(..end + 4);
+        let mut lines = head.split("\r\n");
+        self.status = lines
+            .next()
+            .unwrap()
+            .split(' ')
+            .nth(1)
+            .unwrap()
+            .parse()
+            .unwrap();
+        self.headers = lines
+            .map(|line| {
+                let (name, value) = line.split_once(':').unwrap();
+                (name.trim().to_ascii_lowercase(), value.trim().to_owned())
+            })
+            .collect();
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.as_str())
+    }
+
+    /// Reads more bytes; `false` at the end of the connection.
+    async fn fill(&mut self, within: Duration) -> bool {
+        let mut chunk = [0_u8; 16 * 1024];
+        let read = tokio::time::timeout(within, self.stream.read(&mut chunk))
+            .await
+            .unwrap_or_else(|_| panic!("nothing read within {within:?}"))
+            .unwrap_or(0);
+        self.raw.extend_from_slice(&chunk[..read]);
+        read > 0
+    }
+
+    /// Moves whole chunks from `raw` to `body`; notes the last chunk.
+    fn decode(&mut self) {
+        loop {
+            let Some(line) = self.raw.windows(2).position(|window| window == b"\r\n") else {
+                return;
+            };
+            let size = std::str::from_utf8(&self.raw[..line]).unwrap();
+            let size = usize::from_str_radix(size.split(';').next().unwrap().trim(), 16).unwrap();
+            if self.raw.len() < line + 2 + size + 2 {
+                return;
+            }
+            if size == 0 {
+                self.ended = true;
+                self.raw.clear();
+                return;
+            }
+            self.body
+                .extend_from_slice(&self.raw[line + 2..line + 2 + size]);
+            self.raw.drain(..line + 2 + size + 2);
+        }
+    }
+
+    /// The next event (comments skipped), or `None` once the stream has
+    /// ended; fails the test when nothing comes within `within`.
+    pub async fn next_within(&mut self, within: Duration) -> Option<SseEvent> {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            self.decode();
+            if let Some(end) = self.body.windows(2).position(|window| window == b"\n\n") {
+                let block = String::from_utf8(self.body[..end].to_vec()).unwrap();
+                self.body.drain(..end + 2);
+                if let Some(event) = parse_event(&block) {
+                    return Some(event);
+                }
+                continue;
+            }
+            if self.ended {
+                return None;
+            }
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            if !self.fill(left).await {
+                return None;
+            }
+        }
+    }
+
+    /// The next event, within 10 s.
+    pub async fn next(&mut self) -> Option<SseEvent> {
+        self.next_within(Duration::from_secs(10)).await
+    }
+}
+
+/// An event's lines; `None` for a comment.
+fn parse_event(block: &str) -> Option<SseEvent> {
+    let mut event = SseEvent {
+        name: "message".to_owned(),
+        id: String::new(),
+        data: Value::Null,
+    };
+    let mut data = None;
+    for line in block.lines() {
+        if let Some(name) = line.strip_prefix("event: ") {
+            event.name = name.to_owned();
+        } else if let Some(id) = line.strip_prefix("id: ") {
+            event.id = id.to_owned();
+        } else if let Some(json) = line.strip_prefix("data: ") {
+            data = Some(serde_json::from_str(json).unwrap());
+        }
+    }
+    event.data = data?;
+    Some(event)
 }

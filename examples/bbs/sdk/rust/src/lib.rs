@@ -282,6 +282,13 @@ pub struct BbsArticlesApi<'a> {
 }
 
 impl<'a> BbsArticlesApi<'a> {
+    /// The routes under `bbs.articles.events`.
+    pub fn events(&self) -> BbsArticlesEventsApi<'a> {
+        BbsArticlesEventsApi {
+            client: self.client,
+        }
+    }
+
     /// List a section's articles, a page at a time.
     ///
     /// Filters match part of the writer, title or body, ignoring ASCII case;
@@ -451,6 +458,55 @@ impl<'a> BbsArticlesApi<'a> {
                 &[400, 403, 404, 413, 415, 503],
             )),
         }
+    }
+}
+
+/// The routes under `bbs.articles.events`.
+#[derive(Clone, Copy, Debug)]
+pub struct BbsArticlesEventsApi<'a> {
+    client: &'a Client,
+}
+
+impl<'a> BbsArticlesEventsApi<'a> {
+    /// Follow a section live: an event when one of its articles is posted, updated or erased.
+    ///
+    /// Each event's id is its number in the board's feed. A client that
+    /// reconnects with `Last-Event-ID` (or asks `?after=`) first gets every
+    /// event of the section it missed, in order, from any replica, then
+    /// follows live; one further behind than the kept events gets a `reset`
+    /// (reload, then follow from its id). The stream ends when the server
+    /// shuts down or the client falls too far behind: reconnect with
+    /// `Last-Event-ID`.
+    ///
+    /// `GET /bbs/articles/:section/events`
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: The query or the `Last-Event-ID` header is not an event id.
+    /// - [`Error::Api`] 503: The article store is unavailable.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn follow(
+        &self,
+        section: &str,
+        query: &ArticleEventsQuery,
+    ) -> Result<crate::EventStream<ArticleEvent>, Error> {
+        let client = self.client;
+        let request = client.request(
+            reqwest::Method::GET,
+            &[
+                "bbs",
+                "articles",
+                crate::segment(&section).as_str(),
+                "events",
+            ],
+            Some(&crate::query(query)?),
+        );
+        let response = request.send().await?;
+        let status = response.status().as_u16();
+        if status == 200 {
+            return Ok(crate::events(response));
+        }
+        let body = response.text().await?;
+        Err(crate::failure(status, body, &[400, 503]))
     }
 }
 
@@ -712,6 +768,153 @@ pub struct Created<T> {
     pub location: String,
     /// The answer's body.
     pub body: T,
+}
+/// One server-sent event: its data, name, id and reconnection delay.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct ServerEvent<T> {
+    /// The event's `data`, decoded from JSON.
+    pub data: T,
+    /// The event's name (`event:`); `message` when it has none.
+    pub event: String,
+    /// The last id the stream sent (`id:`): resume with `Last-Event-ID`.
+    pub id: String,
+    /// The reconnection delay the server asked for (`retry:`), in ms.
+    pub retry: Option<u64>,
+}
+
+/// The events of a `text/event-stream` answer, read as they arrive. Drop it
+/// to close the connection. An event whose data is not JSON of its type
+/// ends the stream with [`Error::InvalidBody`].
+pub type EventStream<T> =
+    std::pin::Pin<Box<dyn futures_util::Stream<Item = Result<ServerEvent<T>, Error>> + Send>>;
+
+type EventState = (
+    reqwest::Response,
+    EventParser,
+    std::collections::VecDeque<RawEvent>,
+);
+
+fn events<T: DeserializeOwned + Send + 'static>(response: reqwest::Response) -> EventStream<T> {
+    let state: EventState = (response, EventParser::default(), Default::default());
+    Box::pin(futures_util::stream::unfold(
+        Some(state),
+        |state| async move {
+            let (mut response, mut parser, mut pending) = state?;
+            loop {
+                if let Some(raw) = pending.pop_front() {
+                    return Some(match decode_event(raw) {
+                        Ok(event) => (Ok(event), Some((response, parser, pending))),
+                        Err(err) => (Err(err), None),
+                    });
+                }
+                match response.chunk().await {
+                    Ok(Some(chunk)) => pending.extend(parser.push(&chunk)),
+                    // An event the stream ends in the middle of is not dispatched.
+                    Ok(None) => return None,
+                    Err(err) => return Some((Err(Error::from(err)), None)),
+                }
+            }
+        },
+    ))
+}
+
+fn decode_event<T: DeserializeOwned>(raw: RawEvent) -> Result<ServerEvent<T>, Error> {
+    match serde_json::from_str(&raw.data) {
+        Ok(data) => Ok(ServerEvent {
+            data,
+            event: raw.event,
+            id: raw.id,
+            retry: raw.retry,
+        }),
+        Err(source) => Err(Error::InvalidBody {
+            status: 200,
+            body: raw.data,
+            source,
+        }),
+    }
+}
+
+struct RawEvent {
+    data: String,
+    event: String,
+    id: String,
+    retry: Option<u64>,
+}
+
+/// The event-stream parser of the HTML standard: lines end with CRLF, LF
+/// or CR; `field: value` (one space after the colon dropped); comments
+/// start with `:`; a blank line dispatches an event with data.
+#[derive(Default)]
+struct EventParser {
+    buffer: Vec<u8>,
+    data: Vec<String>,
+    event: String,
+    id: String,
+    retry: Option<u64>,
+}
+
+impl EventParser {
+    fn push(&mut self, chunk: &[u8]) -> Vec<RawEvent> {
+        self.buffer.extend_from_slice(chunk);
+        let mut out = Vec::new();
+        while let Some(end) = self
+            .buffer
+            .iter()
+            .position(|byte| *byte == b'\n' || *byte == b'\r')
+        {
+            // A CR at the very end may be the first half of a CRLF.
+            if self.buffer[end] == b'\r' && end + 1 == self.buffer.len() {
+                break;
+            }
+            let width = if self.buffer[end..].starts_with(b"\r\n") {
+                2
+            } else {
+                1
+            };
+            let line: Vec<u8> = self.buffer.drain(..end + width).take(end).collect();
+            if let Some(event) = self.line(&String::from_utf8_lossy(&line)) {
+                out.push(event);
+            }
+        }
+        out
+    }
+
+    fn line(&mut self, line: &str) -> Option<RawEvent> {
+        if line.is_empty() {
+            let data = std::mem::take(&mut self.data);
+            let event = std::mem::take(&mut self.event);
+            let retry = self.retry.take();
+            if data.is_empty() {
+                return None;
+            }
+            return Some(RawEvent {
+                data: data.join("\n"),
+                event: if event.is_empty() {
+                    "message".to_owned()
+                } else {
+                    event
+                },
+                id: self.id.clone(),
+                retry,
+            });
+        }
+        if line.starts_with(':') {
+            return None;
+        }
+        let (field, value) = line.split_once(':').unwrap_or((line, ""));
+        let value = value.strip_prefix(' ').unwrap_or(value);
+        match field {
+            "data" => self.data.push(value.to_owned()),
+            "event" => self.event = value.to_owned(),
+            "id" if !value.contains('\0') => self.id = value.to_owned(),
+            "retry" if !value.is_empty() && value.bytes().all(|byte| byte.is_ascii_digit()) => {
+                self.retry = value.parse().ok();
+            }
+            _ => {}
+        }
+        None
+    }
 }
 
 /// A response, read whole.

@@ -135,6 +135,55 @@ pub struct Pagination {
     pub pages: u64,
 }
 
+/// Where a section's live feed starts.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ArticleEventsQuery {
+    /// Follow from after this event id, replaying what came since, as a
+    /// reconnecting client's `Last-Event-ID` does (which wins when both
+    /// are sent). Without either, the feed starts with the next event.
+    ///
+    /// On the wire: `number & Type<"uint64">`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<u64>,
+}
+
+/// What happened to an article of a section, as the section's live feed
+/// tells it (`GET /bbs/articles/:section/events`). The event's name is its
+/// `type`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "type")]
+pub enum ArticleEvent {
+    /// An article was posted.
+    #[serde(rename = "created")]
+    Created {
+        /// The article, as a listing shows it.
+        ///
+        /// On the wire: `ArticleSummary`.
+        article: ArticleSummary,
+    },
+    /// An article got a new version.
+    #[serde(rename = "updated")]
+    Updated {
+        /// The article, as a listing shows it now.
+        ///
+        /// On the wire: `ArticleSummary`.
+        article: ArticleSummary,
+    },
+    /// An article was erased with its history.
+    #[serde(rename = "erased")]
+    Erased {
+        /// The erased article's id.
+        ///
+        /// On the wire: `string & Format<"uuid">`.
+        id: uuid::Uuid,
+    },
+    /// The events after the client's last one are not all kept any more
+    /// (or the id is not one of this board's): reload the listing, then
+    /// follow from this event's id.
+    #[serde(rename = "reset")]
+    Reset,
+}
+
 /// An article with its whole history.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct BbsArticle {

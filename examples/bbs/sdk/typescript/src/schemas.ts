@@ -97,6 +97,97 @@ export const TYPES: Record<string, RuntimeType> = {
     "k": "object",
     "strict": false
   },
+  "ArticleEvent": {
+    "content": null,
+    "k": "union",
+    "repr": "internal",
+    "tag": "type",
+    "variants": [
+      {
+        "k": "struct",
+        "name": "created",
+        "of": {
+          "fields": [
+            {
+              "always": true,
+              "name": "article",
+              "required": true,
+              "schema": {
+                "e": "ArticleSummary",
+                "k": "ref",
+                "ref": "ArticleSummary"
+              }
+            }
+          ],
+          "k": "object",
+          "strict": false
+        }
+      },
+      {
+        "k": "struct",
+        "name": "updated",
+        "of": {
+          "fields": [
+            {
+              "always": true,
+              "name": "article",
+              "required": true,
+              "schema": {
+                "e": "ArticleSummary",
+                "k": "ref",
+                "ref": "ArticleSummary"
+              }
+            }
+          ],
+          "k": "object",
+          "strict": false
+        }
+      },
+      {
+        "k": "struct",
+        "name": "erased",
+        "of": {
+          "fields": [
+            {
+              "always": true,
+              "name": "id",
+              "required": true,
+              "schema": {
+                "e": "string & Format<\"uuid\">",
+                "format": "uuid",
+                "k": "string"
+              }
+            }
+          ],
+          "k": "object",
+          "strict": false
+        }
+      },
+      {
+        "k": "unit",
+        "name": "reset"
+      }
+    ]
+  },
+  "ArticleEventsQuery": {
+    "fields": [
+      {
+        "always": false,
+        "name": "after",
+        "required": false,
+        "schema": {
+          "e": "number & Type<\"uint64\">",
+          "f": "uint64",
+          "hi": 1.8446744073709552e+19,
+          "k": "integer",
+          "lo": 0.0,
+          "wide": true
+        }
+      }
+    ],
+    "k": "object",
+    "strict": false
+  },
   "ArticleFormat": {
     "k": "enum",
     "values": [

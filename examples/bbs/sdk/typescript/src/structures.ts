@@ -160,6 +160,44 @@ export interface Pagination {
 }
 
 /**
+ * Where a section's live feed starts.
+ */
+export interface ArticleEventsQuery {
+  /**
+   * Follow from after this event id, replaying what came since, as a
+   * reconnecting client's `Last-Event-ID` does (which wins when both
+   * are sent). Without either, the feed starts with the next event.
+   * @type uint64
+   */
+  after?: number;
+}
+
+/**
+ * What happened to an article of a section, as the section's live feed
+ * tells it (`GET /bbs/articles/:section/events`). The event's name is its
+ * `type`.
+ */
+export type ArticleEvent =
+  /**
+   * An article was posted.
+   */
+  | { type: "created"; article: ArticleSummary }
+  /**
+   * An article got a new version.
+   */
+  | { type: "updated"; article: ArticleSummary }
+  /**
+   * An article was erased with its history.
+   */
+  | { type: "erased"; id: string }
+  /**
+   * The events after the client's last one are not all kept any more
+   * (or the id is not one of this board's): reload the listing, then
+   * follow from this event's id.
+   */
+  | { type: "reset" };
+
+/**
  * An article with its whole history.
  */
 export interface BbsArticle {

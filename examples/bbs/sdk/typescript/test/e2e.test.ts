@@ -159,3 +159,63 @@ test("a moderator erases with the token on the connection", async () => {
   await moderation.erase({ host, security: { moderator: env("BBS_MODERATOR_TOKEN") } }, section, article.id);
   await refused(articles.at({ host }, section, article.id), 404, "not_found");
 });
+
+test("the live feed: typed events as they come, resumed with Last-Event-ID or after", async () => {
+  const connection: IConnection = { host: env("BBS_URL") };
+  const live = "live feed/ü";
+  const events = await articles.events.follow(connection, live, {});
+  const feed = events[Symbol.asyncIterator]();
+  const first = await articles.create(connection, live, createInput("Live one", "md"));
+  const second = await articles.create(connection, live, createInput("Live two", "txt"));
+  const seen = [];
+  for (let n = 0; n < 2; n++) {
+    const next = await feed.next();
+    assert.equal(next.done, false);
+    seen.push(next.value);
+  }
+  await events.close();
+  const [created, then] = seen;
+  assert.ok(created !== undefined && then !== undefined);
+  assert.equal(created.event, "created");
+  assert.ok(created.data.type === "created");
+  assert.deepEqual(created.data.article, {
+    id: first.id,
+    writer: first.writer,
+    title: "Live one",
+    created_at: first.created_at,
+    updated_at: first.created_at,
+  });
+  assert.ok(then.data.type === "created" && then.data.article.id === second.id);
+  assert.ok(Number(then.id) > Number(created.id), `${then.id} after ${created.id}`);
+
+  // A client that saw the first event resumes after it with Last-Event-ID...
+  const resumed = await articles.events.follow({ ...connection, headers: { "last-event-id": created.id } }, live, {});
+  for await (const event of resumed) {
+    assert.equal(event.id, then.id);
+    break;
+  }
+  // ... or with `after`, and then follows live: an update, an erasure.
+  const after = await articles.events.follow(connection, live, { after: Number(then.id) });
+  const rest = after[Symbol.asyncIterator]();
+  await articles.update(connection, live, second.id, {
+    title: "Live two, again",
+    body: "edited",
+    format: "txt",
+    files: [],
+    password: "correct horse",
+  });
+  await articles.erase(connection, live, second.id, { password: "correct horse" });
+  const updated = await rest.next();
+  assert.ok(!updated.done && updated.value.data.type === "updated");
+  assert.equal(updated.value.data.article.title, "Live two, again");
+  const erased = await rest.next();
+  assert.ok(!erased.done && erased.value.event === "erased");
+  assert.deepEqual(erased.value.data, { type: "erased", id: second.id });
+  await after.close();
+
+  await refused(
+    articles.events.follow({ ...connection, headers: { "last-event-id": "seven" } }, live, {}),
+    400,
+    "invalid_last_event_id",
+  );
+});

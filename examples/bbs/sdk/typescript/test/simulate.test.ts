@@ -28,7 +28,7 @@ function valid(route: RouteMetadata, value: unknown): void {
 }
 
 test("simulated answers are valid values of the response types", async () => {
-  const out: Record<string, unknown[]> = { index: [], at: [], create: [], update: [] };
+  const out: Record<string, unknown[]> = { index: [], at: [], create: [], update: [], follow: [] };
   for (let round = 0; round < 25; round++) {
     const page = await articles.index(connection, "general", { limit: 10 });
     valid(articles.index.METADATA, page);
@@ -43,6 +43,9 @@ test("simulated answers are valid values of the response types", async () => {
     valid(articles.update.METADATA, snapshot);
     out["update"]!.push(snapshot);
     assert.equal(await articles.erase(connection, "general", id, { password: "x" }), undefined);
+    for await (const event of await articles.events.follow(connection, "general", {})) {
+      out["follow"]!.push(event.data);
+    }
   }
   const file = process.env["SIMULATED_OUT"];
   if (file !== undefined) writeFileSync(file, JSON.stringify(out));
