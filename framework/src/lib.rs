@@ -94,6 +94,7 @@ mod error;
 mod extractor;
 mod malformed;
 pub mod manifest;
+mod multipart;
 mod observe;
 pub mod openapi;
 mod refusals;
@@ -117,6 +118,8 @@ pub use extractor::{
     Bearer, BodyStream, ContentKind, Cookies, FileRequest, FromRequest, FromRequestParts,
     InputKind, InputMeta, PlainBody, SchemaFn, TypedBody, TypedForm, TypedHeaders, TypedQuery,
 };
+#[cfg(feature = "multipart")]
+pub use multipart::{FILE_MEMORY_THRESHOLD, File, MAX_FORM_PARTS, TypedFormData};
 pub use observe::{Health, LIVENESS_PATH, METRICS_PATH, Metrics, READINESS_PATH};
 /// The Prometheus client the [`Metrics`] registry is made of, for the
 /// metrics an app registers itself.
@@ -188,6 +191,7 @@ pub mod testing {
         draw_value, fuzz_json, fuzz_query,
     };
     pub use crate::malformed::check_malformed_requests;
+    pub use crate::multipart::MultipartBody;
 }
 
 /// Everything a controller needs: `use framework::prelude::*;`.
@@ -200,6 +204,8 @@ pub mod prelude {
         Random, Redirect, Reply, RouteMeta, Server, SetCookie, StreamedFile, TypedBody, TypedForm,
         TypedHeaders, TypedQuery, Validate, controller, dto, typed_route,
     };
+    #[cfg(feature = "multipart")]
+    pub use crate::{File, TypedFormData};
     pub use bytes::Bytes;
 }
 

@@ -21,10 +21,10 @@ pub use random::{Draw, Random, draw_value, random_value};
 pub use decode::MAX_JSON_DEPTH;
 #[doc(hidden)]
 pub use decode::run_check;
-pub(crate) use decode::{decode_json, decode_text_map};
+pub(crate) use decode::{decode_json, decode_text_map, invalid};
 #[doc(hidden)]
 pub use presence::{nullable, present};
-pub(crate) use report::Report;
+pub(crate) use report::{Report, push_key};
 
 use std::{
     collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque},

@@ -26,6 +26,7 @@ use std::future::Future;
 
 pub use bearer::Bearer;
 pub use body::TypedBody;
+pub(crate) use body::check_content_type;
 pub use cookie::Cookies;
 pub use file_request::FileRequest;
 pub(crate) use file_request::{Selection, Validators};
@@ -34,7 +35,7 @@ pub use header::TypedHeaders;
 pub use last_event_id::LastEventId;
 pub use plain::PlainBody;
 pub use query::TypedQuery;
-pub(crate) use query::parse_query;
+pub(crate) use query::{parse_query, parse_urlencoded};
 pub use stream::BodyStream;
 
 #[doc(hidden)]
@@ -76,6 +77,9 @@ pub enum ContentKind {
     /// Server-sent events (`text/event-stream`), an answer only: a stream
     /// of events whose `data` is one JSON value of the schema each.
     EventStream,
+    /// A `multipart/form-data` form: text fields as an HTML form sends them
+    /// (`author[name]`, `tags[0]`), files as parts with a file name.
+    Multipart,
 }
 
 /// What one handler argument reads, recorded in the route's metadata.
