@@ -141,12 +141,14 @@ fn decode<T: Dto>(received: Received, layout: Layout<'_>) -> Result<T, ApiError>
     }
     let mut all = issues;
     if let Err(refused) = decoded {
-        // The value report also misses what the parts' problems left out.
+        // The value report also misses what the parts' problems left out:
+        // a refused file, or an object whose only part was refused.
         let covered: Vec<String> = all.iter().map(|issue| issue.path.clone()).collect();
-        let new = refused
-            .issues()
-            .iter()
-            .filter(|issue| !covered.iter().any(|path| within(&issue.path, path)));
+        let new = refused.issues().iter().filter(|issue| {
+            !covered.iter().any(|path| {
+                within(&issue.path, path) || issue.value.is_none() && within(path, &issue.path)
+            })
+        });
         all.extend(new.cloned());
     }
     Err(invalid("invalid_body", "body", all))

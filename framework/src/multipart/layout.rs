@@ -79,6 +79,18 @@ impl<'a> Layout<'a> {
             .map(FormField::of)
     }
 
+    /// The schema of the value a part named `name` holds: `author[name]`
+    /// holds the `name` of the field `author`, `tags[0]` an item of `tags`.
+    pub(crate) fn schema_at(&self, name: &str) -> Option<&'a Schema> {
+        let top = top_name(name);
+        let field = self.object.fields.iter().find(|def| def.name == top)?;
+        let mut schema = &field.schema;
+        for segment in name[top.len()..].split('[').skip(1) {
+            schema = step(schema, segment.strip_suffix(']')?, self.registry)?;
+        }
+        Some(schema)
+    }
+
     /// Every field, in declaration order.
     pub(crate) fn fields(&self) -> impl Iterator<Item = FormField<'a>> + 'a {
         self.object.fields.iter().map(FormField::of)
@@ -87,6 +99,24 @@ impl<'a> Layout<'a> {
     /// Whether unknown fields are refused (`#[dto(strict)]`).
     pub(crate) fn strict(&self) -> bool {
         self.object.strict
+    }
+}
+
+/// The schema of `key` (a property, an index or `""`) within `schema`.
+fn step<'a>(schema: &'a Schema, key: &str, registry: &'a Registry) -> Option<&'a Schema> {
+    match schema {
+        Schema::Nullable(inner) => step(inner, key, registry),
+        Schema::Array(array) if key.bytes().all(|byte| byte.is_ascii_digit()) => Some(&array.items),
+        Schema::Map(values) => Some(values),
+        Schema::Ref(id) => match &registry.get(*id).kind {
+            TypeKind::Object(object) => object
+                .fields
+                .iter()
+                .find(|field| field.name == key)
+                .map(|field| &field.schema),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

@@ -74,6 +74,8 @@ pub(crate) async fn receive(
         inner: BodyStream::new(body, usize::MAX, limits.timeout),
         file_bytes: Arc::clone(&file_bytes),
         limit: limits.body as u64,
+        since_break: 0,
+        recent: [0; 2],
     };
     let mut multipart = multer::Multipart::new(stream, boundary);
     let mut form = Form {
@@ -84,6 +86,7 @@ pub(crate) async fn receive(
         seen: HashSet::new(),
         list_items: HashMap::new(),
         file_parts: HashMap::new(),
+        text_bytes: 0,
     };
     let mut parts = 0;
     while let Some(part) = multipart
@@ -104,13 +107,23 @@ pub(crate) async fn receive(
     Ok(form.finish())
 }
 
+/// Bytes the body stream yields before it lets multer work through what it
+/// buffered (multer reads all the stream has ready at once).
+const WINDOW: u64 = 64 * 1024;
+
 /// The body, refused once what is not file content (text values, part
-/// headers, boundaries) passes the limit: multer buffers that much at most.
+/// headers, boundaries) passes the limit, besides what multer may still
+/// hold of the last windows it read: it holds no more than that.
 struct Metered {
     inner: BodyStream,
     /// File bytes handed out so far.
     file_bytes: Arc<AtomicU64>,
     limit: u64,
+    /// Bytes yielded since multer last worked through its buffer.
+    since_break: u64,
+    /// Bytes yielded in the two windows before: multer may still hold
+    /// them (file bytes of a part not read yet).
+    recent: [u64; 2],
 }
 
 impl Stream for Metered {
@@ -118,10 +131,19 @@ impl Stream for Metered {
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let this = self.get_mut();
-        // Counted before this chunk: multer has had the chance to hand out
-        // the file bytes of the earlier ones.
-        let before = this.inner.bytes_read() as u64;
-        let other = before.saturating_sub(this.file_bytes.load(Ordering::Relaxed));
+        if this.since_break >= WINDOW {
+            // Pending ends multer's read loop, so it hands out what it
+            // holds before it reads on; polled again at once.
+            this.recent = [this.recent[1], this.since_break];
+            this.since_break = 0;
+            cx.waker().wake_by_ref();
+            return Poll::Pending;
+        }
+        let read = this.inner.bytes_read() as u64;
+        let held = this.recent[0] + this.recent[1] + this.since_break;
+        let other = read
+            .saturating_sub(this.file_bytes.load(Ordering::Relaxed))
+            .saturating_sub(held);
         if other > this.limit {
             return Poll::Ready(Some(Err(ApiError::new(
                 StatusCode::PAYLOAD_TOO_LARGE,
@@ -132,7 +154,11 @@ impl Stream for Metered {
                 ),
             ))));
         }
-        Pin::new(&mut this.inner).poll_next(cx)
+        let polled = Pin::new(&mut this.inner).poll_next(cx);
+        if let Poll::Ready(Some(Ok(chunk))) = &polled {
+            this.since_break += chunk.len() as u64;
+        }
+        polled
     }
 }
 
@@ -148,6 +174,8 @@ struct Form<'a> {
     list_items: HashMap<String, usize>,
     /// Parts with a file name, by field (kept or not).
     file_parts: HashMap<String, usize>,
+    /// Bytes of text read so far.
+    text_bytes: usize,
 }
 
 /// What a part's headers say.
@@ -167,7 +195,7 @@ impl Head {
 impl Form<'_> {
     async fn part(&mut self, mut part: multer::Field<'_>) -> Result<(), ApiError> {
         let Some(name) = part.name().filter(|name| !name.is_empty()) else {
-            read_text(&mut part, "$input").await?;
+            self.read_text(&mut part, "$input").await?;
             self.received.issues.push(ValidationIssue::missing(
                 "$input",
                 "parts named by `Content-Disposition: form-data; name=\"...\"`",
@@ -205,7 +233,8 @@ impl Form<'_> {
         let list = list.is_some();
         let field_path = path_of(&def.name);
         let Some(file_name) = head.file_name.clone() else {
-            let text = read_text(&mut part, &field_path).await?;
+            let text = self.read_text(&mut part, &field_path).await?;
+            let text = String::from_utf8_lossy(&text).into_owned();
             self.issue(&path_of(&head.name), &def.schema, Value::from(text));
             return Ok(());
         };
@@ -281,40 +310,43 @@ impl Form<'_> {
                 )),
                 None => {}
             }
-            read_text(&mut part, &path).await?;
+            self.read_text(&mut part, &path).await?;
             return Ok(());
         }
-        let bytes = read_text(&mut part, &path).await?;
+        let bytes = self.read_text(&mut part, &path).await?;
+        let key = match def {
+            // A list's items sent under its bare name, numbered in order.
+            Some(def) if head.name == def.name && matches!(def.schema, Schema::Array(_)) => {
+                let items = self.list_items.entry(def.name.clone()).or_default();
+                *items += 1;
+                format!("{}[{}]", def.name, *items - 1)
+            }
+            _ => head.name,
+        };
+        let layout = self.layout;
+        let expected = || {
+            let schema = layout.schema_at(&key).or(def.map(|def| &def.schema));
+            schema.map_or_else(
+                || "string".to_owned(),
+                |schema| expected(schema, layout.registry),
+            )
+        };
         let text = match String::from_utf8(bytes) {
             Ok(text) => text,
             Err(err) => {
-                let expected =
-                    def.map_or_else(|| "string".to_owned(), |def| self.expected(&def.schema));
-                self.received.issues.push(ValidationIssue::new(
+                let issue = ValidationIssue::new(
                     path,
-                    format!("{expected} (as UTF-8 text)"),
+                    format!("{} (as UTF-8 text)", expected()),
                     String::from_utf8_lossy(err.as_bytes()).into_owned(),
-                ));
+                );
+                self.received.issues.push(issue);
                 return Ok(());
             }
         };
-        let Some(def) = def else {
-            // Not a field: serde ignores it, or a strict form refuses it.
-            self.received.text.push((head.name, text));
-            return Ok(());
-        };
-        let key = if head.name == def.name && matches!(def.schema, Schema::Array(_)) {
-            let items = self.list_items.entry(def.name.clone()).or_default();
-            *items += 1;
-            format!("{}[{}]", def.name, *items - 1)
-        } else {
-            head.name
-        };
-        if !key.ends_with("[]") && !self.seen.insert(key.clone()) {
-            let expected = format!("{} (sent once)", self.expected(&def.schema));
-            self.received
-                .issues
-                .push(ValidationIssue::new(path, expected, text));
+        // Not a field: serde ignores it, or a strict form refuses it.
+        if def.is_some() && !key.ends_with("[]") && !self.seen.insert(key.clone()) {
+            let issue = ValidationIssue::new(path, format!("{} (sent once)", expected()), text);
+            self.received.issues.push(issue);
             return Ok(());
         }
         self.received.text.push((key, text));
@@ -359,6 +391,30 @@ impl Form<'_> {
         Ok(size)
     }
 
+    /// A text part, whole; all text together is within the body limit.
+    async fn read_text(
+        &mut self,
+        part: &mut multer::Field<'_>,
+        path: &str,
+    ) -> Result<Vec<u8>, ApiError> {
+        let mut bytes = Vec::new();
+        while let Some(chunk) = part.chunk().await.map_err(|err| malformed(err, path))? {
+            self.text_bytes += chunk.len();
+            if self.text_bytes > self.limits.body {
+                return Err(ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "payload_too_large",
+                    format!(
+                        "body: the text fields are larger than the limit of {} bytes",
+                        self.limits.body
+                    ),
+                ));
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        Ok(bytes)
+    }
+
     fn expected(&self, schema: &Schema) -> String {
         expected(schema, self.layout.registry)
     }
@@ -388,15 +444,6 @@ impl Form<'_> {
         }
         self.received
     }
-}
-
-/// A text part, whole; the body's limit bounds it.
-async fn read_text(part: &mut multer::Field<'_>, path: &str) -> Result<Vec<u8>, ApiError> {
-    let mut bytes = Vec::new();
-    while let Some(chunk) = part.chunk().await.map_err(|err| malformed(err, path))? {
-        bytes.extend_from_slice(&chunk);
-    }
-    Ok(bytes)
 }
 
 /// `[2]`.
