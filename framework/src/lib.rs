@@ -115,8 +115,9 @@ pub use dispatch::ResponseFuture;
 pub use dto::{Dto, MAX_JSON_DEPTH, Random, Validate, from_json, random_value};
 pub use error::{ApiError, PROBLEM_JSON, Problem, ValidationIssue};
 pub use extractor::{
-    Bearer, BodyStream, ContentKind, Cookies, FileRequest, FromRequest, FromRequestParts,
-    InputKind, InputMeta, PlainBody, SchemaFn, TypedBody, TypedForm, TypedHeaders, TypedQuery,
+    Bearer, BodyStream, ContentKind, Cookies, FileConditions, FileRequest, FromRequest,
+    FromRequestParts, InputKind, InputMeta, PlainBody, SchemaFn, TypedBody, TypedForm,
+    TypedHeaders, TypedQuery,
 };
 #[cfg(feature = "multipart")]
 pub use multipart::{FILE_MEMORY_THRESHOLD, File, MAX_FORM_PARTS, TypedFormData};

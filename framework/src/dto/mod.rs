@@ -19,12 +19,16 @@ pub use property::{check_broken_values, check_first_draw, check_random_value};
 pub use random::{Draw, Random, draw_value, random_value};
 
 pub use decode::MAX_JSON_DEPTH;
+#[cfg(feature = "multipart")]
+pub(crate) use decode::invalid;
 #[doc(hidden)]
 pub use decode::run_check;
-pub(crate) use decode::{decode_json, decode_text_map, invalid};
+pub(crate) use decode::{decode_json, decode_text_map};
 #[doc(hidden)]
 pub use presence::{nullable, present};
-pub(crate) use report::{Report, push_key};
+pub(crate) use report::Report;
+#[cfg(feature = "multipart")]
+pub(crate) use report::push_key;
 
 use std::{
     collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque},

@@ -26,16 +26,19 @@ use std::future::Future;
 
 pub use bearer::Bearer;
 pub use body::TypedBody;
+#[cfg(feature = "multipart")]
 pub(crate) use body::check_content_type;
 pub use cookie::Cookies;
-pub use file_request::FileRequest;
+pub use file_request::{FileConditions, FileRequest};
 pub(crate) use file_request::{Selection, Validators};
 pub use form::TypedForm;
 pub use header::TypedHeaders;
 pub use last_event_id::LastEventId;
 pub use plain::PlainBody;
 pub use query::TypedQuery;
-pub(crate) use query::{parse_query, parse_urlencoded};
+pub(crate) use query::parse_query;
+#[cfg(feature = "multipart")]
+pub(crate) use query::parse_urlencoded;
 pub use stream::BodyStream;
 
 #[doc(hidden)]

@@ -1,6 +1,8 @@
 //! How a form's type maps to the parts of a `multipart/form-data` body:
 //! which of its fields are files, read from its schema. The manifest checks
 //! with the same reading that files stand only where a form can carry them.
+// Without the `multipart` feature only the manifest's check reads it.
+#![cfg_attr(not(feature = "multipart"), allow(dead_code))]
 
 use std::collections::HashSet;
 

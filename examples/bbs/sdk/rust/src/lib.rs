@@ -705,6 +705,36 @@ pub struct Redirect {
     pub location: String,
 }
 
+/// Bytes answered with the headers that describe them: a file's
+/// `Content-Type`, `Content-Disposition`, `ETag`, `Last-Modified`, and for a
+/// part of it (`206`) its `Content-Range`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Download {
+    /// The bytes.
+    pub body: Bytes,
+    /// Every header of the answer.
+    pub headers: reqwest::header::HeaderMap,
+}
+
+impl Download {
+    /// A header's value, if it is text.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|value| value.to_str().ok())
+    }
+
+    /// The file's version (`ETag`), to send back as `If-None-Match` or
+    /// `If-Range`.
+    pub fn etag(&self) -> Option<&str> {
+        self.header("etag")
+    }
+
+    /// Which bytes of the file these are (`Content-Range` of a `206`):
+    /// `bytes 0-1023/4096`.
+    pub fn content_range(&self) -> Option<&str> {
+        self.header("content-range")
+    }
+}
+
 /// An answer with the `Location` of what it made (`201 Created`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Created<T> {
@@ -755,6 +785,13 @@ impl Answer {
 
     fn bytes(self) -> Result<Bytes, Error> {
         Ok(self.body)
+    }
+
+    fn download(self) -> Result<Download, Error> {
+        Ok(Download {
+            body: self.body,
+            headers: self.headers,
+        })
     }
 
     fn empty(self) -> Result<(), Error> {
