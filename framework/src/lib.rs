@@ -120,7 +120,7 @@ pub use extractor::{
     TypedHeaders, TypedQuery,
 };
 #[cfg(feature = "multipart")]
-pub use multipart::{FILE_MEMORY_THRESHOLD, File, MAX_FORM_PARTS, TypedFormData};
+pub use multipart::{FILE_MEMORY_THRESHOLD, File, FormLimits, MAX_FORM_PARTS, TypedFormData};
 pub use observe::{Health, LIVENESS_PATH, METRICS_PATH, Metrics, READINESS_PATH};
 /// The Prometheus client the [`Metrics`] registry is made of, for the
 /// metrics an app registers itself.

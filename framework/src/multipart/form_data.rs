@@ -5,6 +5,7 @@ use std::ops::{Deref, DerefMut};
 use http::StatusCode;
 
 use super::{
+    FormLimits,
     file::File,
     file::{lend, token},
     layout::{FormField, Layout, top_name},
@@ -82,6 +83,7 @@ impl<T: Dto> FromRequest for TypedFormData<T> {
         let limits = Limits {
             body: cx.body_limit(),
             timeout: cx.body_timeout(),
+            files: cx.try_state::<FormLimits<T>>().map(FormLimits::fields),
         };
         let body = cx
             .take_raw_body()

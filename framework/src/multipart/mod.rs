@@ -9,6 +9,8 @@ mod file;
 mod form_data;
 pub(crate) mod layout;
 #[cfg(feature = "multipart")]
+mod limits;
+#[cfg(feature = "multipart")]
 mod receive;
 #[cfg(feature = "multipart")]
 mod spool;
@@ -18,6 +20,10 @@ mod test_body;
 pub use file::File;
 #[cfg(feature = "multipart")]
 pub use form_data::TypedFormData;
+#[cfg(feature = "multipart")]
+pub(crate) use limits::FileLimits;
+#[cfg(feature = "multipart")]
+pub use limits::FormLimits;
 #[cfg(feature = "multipart")]
 pub use receive::MAX_FORM_PARTS;
 #[cfg(feature = "multipart")]

@@ -19,6 +19,7 @@ use http::StatusCode;
 use serde_json::{Value, json};
 
 use super::{
+    FileLimits,
     file::File,
     layout::{FormField, Layout, top_name},
     spool::Spool,
@@ -34,14 +35,16 @@ use crate::{
 /// The most parts a form may have.
 pub const MAX_FORM_PARTS: usize = 1000;
 
-/// What a form's body may hold besides its files.
-#[derive(Clone, Copy, Debug)]
+/// What a form's body may hold.
+#[derive(Clone, Debug)]
 pub(crate) struct Limits {
     /// Bytes of text values, part headers and boundaries together: the
     /// app's body limit. Also the largest file without `max_size`.
     pub(crate) body: usize,
     /// How long the whole body may take to arrive.
     pub(crate) timeout: Duration,
+    /// Limits of files set at run time ([`FormLimits`](crate::FormLimits)).
+    pub(crate) files: Option<Arc<HashMap<String, FileLimits>>>,
 }
 
 /// The parts of a form, read.
@@ -212,13 +215,55 @@ impl Form<'_> {
         };
         match self.layout.field(&head.name) {
             Some(FormField::File { def, file, list }) => {
-                self.file_part(part, head, def, file, list).await
+                let (file, list) = self.tightened(&def.name, file, list);
+                self.file_part(part, head, def, &file, list.as_ref()).await
             }
             field => {
                 self.text_part(part, head, field.map(|field| field.def()))
                     .await
             }
         }
+    }
+
+    /// A file field's limits, tightened by those set at run time.
+    fn tightened(
+        &self,
+        field: &str,
+        file: &FileSchema,
+        list: Option<&ArraySchema>,
+    ) -> (FileSchema, Option<ArraySchema>) {
+        let mut file = file.clone();
+        let mut list = list.cloned();
+        let Some(set) = self
+            .limits
+            .files
+            .as_ref()
+            .and_then(|files| files.get(field))
+        else {
+            return (file, list);
+        };
+        let lower = |tag: Option<u64>, set: Option<u64>| match (tag, set) {
+            (Some(tag), Some(set)) => Some(tag.min(set)),
+            (tag, set) => tag.or(set),
+        };
+        file.max_size = lower(file.max_size, set.max_size);
+        if let Some(accept) = &set.accept {
+            // The types set at run time that the tag allows too; none of
+            // them leaves the tag's own.
+            let within: Vec<String> = accept
+                .iter()
+                .filter(|entry| file.accepts(entry))
+                .cloned()
+                .collect();
+            if !within.is_empty() {
+                file.accept = within;
+            }
+        }
+        if let Some(list) = &mut list {
+            list.max_items = lower(list.max_items, set.max_items);
+            list.items = Box::new(Schema::File(file.clone()));
+        }
+        (file, list)
     }
 
     async fn file_part(
@@ -230,12 +275,16 @@ impl Form<'_> {
         list: Option<&ArraySchema>,
     ) -> Result<(), ApiError> {
         let list_max = list.and_then(|list| list.max_items);
+        let field_schema = match list {
+            Some(list) => Schema::Array(list.clone()),
+            None => Schema::File(file.clone()),
+        };
         let list = list.is_some();
         let field_path = path_of(&def.name);
         let Some(file_name) = head.file_name.clone() else {
             let text = self.read_text(&mut part, &field_path).await?;
             let text = String::from_utf8_lossy(&text).into_owned();
-            self.issue(&path_of(&head.name), &def.schema, Value::from(text));
+            self.issue(&path_of(&head.name), &field_schema, Value::from(text));
             return Ok(());
         };
         let suffix = &head.name[def.name.len()..];
@@ -248,7 +297,7 @@ impl Form<'_> {
         let max_size = file.max_size.unwrap_or(self.limits.body as u64);
         let well_named = suffix.is_empty() || list && (suffix == "[]" || is_index(suffix));
         if !well_named || !list && position > 0 {
-            let expected = self.expected(&def.schema);
+            let expected = self.expected(&field_schema);
             let expected = if well_named {
                 format!("{expected} (sent once)")
             } else {
@@ -431,15 +480,22 @@ impl Form<'_> {
         for field in self.layout.fields() {
             let FormField::File {
                 def,
+                file,
                 list: Some(list),
-                ..
             } = field
             else {
                 continue;
             };
             let count = self.file_parts.get(&def.name).copied().unwrap_or(0);
+            let Some(list) = self.tightened(&def.name, file, Some(list)).1 else {
+                continue;
+            };
             if list.max_items.is_some_and(|max| count as u64 > max) {
-                self.issue(&path_of(&def.name), &def.schema, Value::from(count));
+                self.issue(
+                    &path_of(&def.name),
+                    &Schema::Array(list),
+                    Value::from(count),
+                );
             }
         }
         self.received
