@@ -144,12 +144,12 @@ fn decode<T: Dto>(received: Received, layout: Layout<'_>) -> Result<T, ApiError>
     let mut all = issues;
     if let Err(refused) = decoded {
         // The value report also misses what the parts' problems left out:
-        // a refused file, or an object whose only part was refused.
+        // a refused file, the list or object it was the only part of.
         let covered: Vec<String> = all.iter().map(|issue| issue.path.clone()).collect();
         let new = refused.issues().iter().filter(|issue| {
-            !covered.iter().any(|path| {
-                within(&issue.path, path) || issue.value.is_none() && within(path, &issue.path)
-            })
+            !covered
+                .iter()
+                .any(|path| within(&issue.path, path) || within(path, &issue.path))
         });
         all.extend(new.cloned());
     }

@@ -214,9 +214,10 @@ pub struct AttachmentFile {
     ///
     /// On the wire: `(string & MinLength<1> & MaxLength<8>) | null`.
     pub extension: Option<String>,
-    /// Where the file is.
+    /// Where the file is: a URL of its own, or, for a file uploaded to this
+    /// server, its path here (`/bbs/articles/free/<id>/files/<file>`).
     ///
-    /// On the wire: `string & Format<"uri">`.
+    /// On the wire: `string & Format<"uri-reference">`.
     pub url: String,
 }
 
@@ -281,4 +282,56 @@ pub struct ArticleErase {
     ///
     /// On the wire: `string & Format<"password"> & MaxLength<256>`.
     pub password: String,
+}
+
+/// Files to attach to an article, as a `multipart/form-data` form.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArticleFilesUpload {
+    /// The password given when the article was created.
+    ///
+    /// On the wire: `string & Format<"password"> & MaxLength<256>`.
+    pub password: String,
+    /// The files, each a part named `files`. The server's limits (size,
+    /// count, media types; see the README) may be tighter than these.
+    ///
+    /// On the wire: `Array<File & MaxSize<104857600>> & MinItems<1> & MaxItems<20>`.
+    pub files: Vec<crate::UploadFile>,
+}
+
+/// The headers a [`FileRequest`] reads, as its route documents them: the
+/// OpenAPI document's header parameters, and the typed headers a call takes
+/// in the SDKs. Every one may be left out.
+#[derive(Clone, Debug, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+pub struct FileConditions {
+    /// One range of bytes to send (`206`): `bytes=0-1023`, `bytes=1024-`,
+    /// `bytes=-500` (the last 500).
+    ///
+    /// On the wire: `string`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<String>,
+    /// The `ETag` (or `Last-Modified` date) of the file the `Range` is of:
+    /// when the file changed since, all of it is sent.
+    ///
+    /// On the wire: `string`.
+    #[serde(rename = "if-range", default, skip_serializing_if = "Option::is_none")]
+    pub if_range: Option<String>,
+    /// The `ETag`s of copies the client holds: `304` when one is current.
+    ///
+    /// On the wire: `string`.
+    #[serde(
+        rename = "if-none-match",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub if_none_match: Option<String>,
+    /// The `Last-Modified` date of the client's copy: `304` when the file
+    /// did not change since (`If-None-Match` wins when both are sent).
+    ///
+    /// On the wire: `string`.
+    #[serde(
+        rename = "if-modified-since",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub if_modified_since: Option<String>,
 }
