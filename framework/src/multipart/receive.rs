@@ -261,7 +261,7 @@ impl Form<'_> {
         }
         if let Some(list) = &mut list {
             list.max_items = lower(list.max_items, set.max_items);
-            list.items = Box::new(Schema::File(file.clone()));
+            *list.items = Schema::File(file.clone());
         }
         (file, list)
     }
