@@ -92,6 +92,7 @@ mod dispatch;
 mod dto;
 mod error;
 mod extractor;
+mod lingering;
 mod malformed;
 pub mod manifest;
 mod multipart;

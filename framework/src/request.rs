@@ -100,6 +100,7 @@ impl RequestContext {
 
     /// A value given to [`AppBuilder::state`](crate::AppBuilder::state), if
     /// there is one; for settings that may be left out.
+    #[cfg(feature = "multipart")]
     pub(crate) fn try_state<T: Send + Sync + 'static>(&self) -> Option<&T> {
         self.shared
             .states

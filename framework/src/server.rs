@@ -16,8 +16,8 @@ use tokio::{
 };
 
 use crate::app::{App, BoxError};
-use crate::batched_io::BatchedWrites;
 use crate::timer::LazyTimer;
+use crate::{batched_io::BatchedWrites, lingering::Lingering};
 
 /// How long a client may take to send a request's head unless configured.
 pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
@@ -266,7 +266,7 @@ impl Server {
             let watcher = graceful.watcher();
             let open = OpenConnection::new(Arc::clone(&connections));
             tokio::spawn(async move {
-                let io = TokioIo::new(BatchedWrites::new(stream));
+                let io = TokioIo::new(BatchedWrites::new(Lingering::new(stream)));
                 let connection = builder.serve_connection(io, service);
                 if let Err(err) = watcher.watch(connection).await {
                     tracing::debug!(%peer, %err, "connection ended with an error");
