@@ -96,8 +96,10 @@ mod draining;
 mod dto;
 mod error;
 mod extractor;
+mod lingering;
 mod malformed;
 pub mod manifest;
+mod multipart;
 mod observe;
 pub mod openapi;
 mod refusals;
@@ -122,10 +124,12 @@ pub use dto::{
 };
 pub use error::{ApiError, PROBLEM_JSON, Problem, ValidationIssue};
 pub use extractor::{
-    Bearer, BodyStream, ContentKind, Cookies, FileRequest, FromRequest, FromRequestParts,
-    InputKind, InputMeta, MessagesMeta, PlainBody, SchemaFn, TypedBody, TypedForm, TypedHeaders,
-    TypedQuery,
+    Bearer, BodyStream, ContentKind, Cookies, FileConditions, FileRequest, FromRequest,
+    FromRequestParts, InputKind, InputMeta, MessagesMeta, PlainBody, SchemaFn, TypedBody,
+    TypedForm, TypedHeaders, TypedQuery,
 };
+#[cfg(feature = "multipart")]
+pub use multipart::{FILE_MEMORY_THRESHOLD, File, FormLimits, MAX_FORM_PARTS, TypedFormData};
 pub use observe::{Health, LIVENESS_PATH, METRICS_PATH, Metrics, READINESS_PATH};
 /// The Prometheus client the [`Metrics`] registry is made of, for the
 /// metrics an app registers itself.
@@ -197,6 +201,7 @@ pub mod testing {
         draw_value, fuzz_json, fuzz_query,
     };
     pub use crate::malformed::check_malformed_requests;
+    pub use crate::multipart::MultipartBody;
 }
 
 /// Everything a controller needs: `use framework::prelude::*;`.
@@ -209,6 +214,8 @@ pub mod prelude {
         Random, Redirect, Reply, RouteMeta, Server, SetCookie, StreamedFile, TypedBody, TypedForm,
         TypedHeaders, TypedQuery, Validate, controller, dto, typed_route,
     };
+    #[cfg(feature = "multipart")]
+    pub use crate::{File, TypedFormData};
     pub use bytes::Bytes;
 }
 

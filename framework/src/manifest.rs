@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::response::{ContentManifest, HeaderManifest, ResponseManifest};
 use crate::{
     extractor::{ContentKind, InputKind},
+    multipart::layout::misplaced_file,
     openapi::OpenApiError,
     route::{HttpMethod, RouteMeta},
     schema::{DefId, Registry, Schema, TypeDef, apply_tags},
@@ -238,7 +239,9 @@ impl ApiManifest {
             for scheme in meta.inputs.iter().filter_map(|input| input.security) {
                 add_scheme(&mut security_schemes, scheme)?;
             }
-            routes_out.push(RouteManifest::new(meta, &mut registry));
+            let route = RouteManifest::new(meta, &mut registry);
+            check_files(&route, &registry)?;
+            routes_out.push(route);
         }
         let types = named_types(&registry)?;
         Ok(ApiManifest {
@@ -417,7 +420,12 @@ fn errors(
         );
     }
     if let Some(body) = body {
-        errors.insert(413, "The body is larger than the limit.".to_owned());
+        let too_large = if body.kind == ContentKind::Multipart {
+            "The body is larger than the limit, or a file than its `max_size`."
+        } else {
+            "The body is larger than the limit."
+        };
+        errors.insert(413, too_large.to_owned());
         if body.kind != ContentKind::Bytes {
             let essence = body.media_type.split(';').next().unwrap_or_default();
             errors.insert(415, format!("The body is not `{essence}`."));
@@ -443,6 +451,39 @@ fn errors(
             description,
         })
         .collect()
+}
+
+/// Refuses a route whose inputs or answers hold a `File` where none can
+/// travel: files are fields of a `multipart/form-data` body only.
+fn check_files(route: &RouteManifest, registry: &Registry) -> Result<(), OpenApiError> {
+    let inputs = route
+        .path_params
+        .iter()
+        .map(|param| (&param.schema, false))
+        .chain(route.query.iter().map(|schema| (schema, false)))
+        .chain(route.headers.iter().map(|schema| (schema, false)))
+        .chain(route.cookies.iter().map(|schema| (schema, false)))
+        .chain(route.body.iter().filter_map(|body| {
+            let multipart = body.kind == ContentKind::Multipart;
+            body.schema.as_ref().map(|schema| (schema, multipart))
+        }));
+    let answers = route
+        .responses
+        .iter()
+        .filter_map(|answer| answer.content.as_ref()?.schema.as_ref())
+        .map(|schema| (schema, false));
+    for (schema, multipart) in inputs.chain(answers) {
+        if let Some(reason) = misplaced_file(schema, registry, multipart) {
+            return Err(OpenApiError::MisplacedFile {
+                route: format!(
+                    "{} {} ({}::{})",
+                    route.method, route.path, route.controller, route.handler
+                ),
+                reason,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Adds `scheme`, refusing a second, different scheme with its name.

@@ -112,6 +112,16 @@ impl RequestContext {
         &self.shared.sockets
     }
 
+    /// A value given to [`AppBuilder::state`](crate::AppBuilder::state), if
+    /// there is one; for settings that may be left out.
+    #[cfg(feature = "multipart")]
+    pub(crate) fn try_state<T: Send + Sync + 'static>(&self) -> Option<&T> {
+        self.shared
+            .states
+            .get(&TypeId::of::<T>())
+            .and_then(|state| state.downcast_ref::<T>())
+    }
+
     /// The app's shutdown signal: whether a graceful shutdown has begun, and
     /// a future that completes when it does (to end a long stream in time).
     pub fn shutdown(&self) -> &Shutdown {

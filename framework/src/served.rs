@@ -18,12 +18,13 @@ use tokio::{
     sync::OwnedSemaphorePermit,
 };
 
-use crate::{batched_io::BatchedWrites, connection::ConnectionState};
+use crate::{batched_io::BatchedWrites, connection::ConnectionState, lingering::Lingering};
 
 /// What hyper reads and writes for one accepted connection.
 #[derive(Debug)]
 pub(crate) struct ServedConnection {
-    io: BatchedWrites<TcpStream>,
+    /// Lingering: see `lingering.rs`.
+    io: BatchedWrites<Lingering>,
     _open: OpenConnection,
     /// `None` for a connection taken from the queue at shutdown.
     _permit: Option<OwnedSemaphorePermit>,
@@ -37,7 +38,7 @@ impl ServedConnection {
         permit: Option<OwnedSemaphorePermit>,
     ) -> Self {
         ServedConnection {
-            io: BatchedWrites::new(stream, state),
+            io: BatchedWrites::new(Lingering::new(stream), state),
             _open: OpenConnection::new(gauges),
             _permit: permit,
         }

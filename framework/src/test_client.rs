@@ -150,6 +150,11 @@ impl TestRequest {
         this
     }
 
+    /// A `multipart/form-data` body.
+    pub fn multipart(self, form: &crate::testing::MultipartBody) -> Self {
+        self.body(&form.content_type(), form.to_bytes())
+    }
+
     /// Sends the request through the app.
     ///
     /// # Panics

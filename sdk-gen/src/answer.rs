@@ -17,6 +17,9 @@ pub(crate) struct Answer<'r> {
     pub(crate) variant: Option<&'r str>,
     /// What a client gets.
     pub(crate) shape: Shape<'r>,
+    /// Whether the answer documents headers besides `Location` (a file's
+    /// `ETag`, `Content-Range` ...).
+    pub(crate) headers: bool,
 }
 
 /// What a client gets from an answer.
@@ -62,6 +65,7 @@ pub(crate) fn answers(route: &RouteManifest) -> Vec<Answer<'_>> {
             status: route.status,
             variant: None,
             shape: Shape::Plain(Content::Empty),
+            headers: false,
         });
     }
     answers
@@ -99,6 +103,10 @@ fn answer(response: &ResponseManifest) -> Answer<'_> {
         status: response.status,
         variant: response.variant.as_deref(),
         shape,
+        headers: response
+            .headers
+            .iter()
+            .any(|header| !header.name.eq_ignore_ascii_case("location")),
     }
 }
 

@@ -56,6 +56,13 @@ pub(crate) fn generate(
         .iter()
         .flat_map(|group| &group.methods)
         .any(|method| method.websocket);
+    let multipart = manifest.routes.iter().any(|route| {
+        route.sdk
+            && route
+                .body
+                .as_ref()
+                .is_some_and(|body| body.kind == framework::ContentKind::Multipart)
+    });
     let lib = Lib {
         crate_name: &options.package.replace('-', "_"),
         title: &manifest.title,
@@ -66,6 +73,7 @@ pub(crate) fn generate(
         answer_enums,
         events,
         websocket,
+        multipart,
     }
     .render()?;
     let types = Types {
@@ -84,6 +92,7 @@ pub(crate) fn generate(
                     .to_string(),
                 events,
                 websocket,
+                multipart,
             }
             .render()
             .map(crate::typescript::with_final_newline)?,
@@ -186,6 +195,7 @@ impl RustGen<'_, '_> {
                 "uuid::Uuid".to_owned()
             }
             Schema::String(_) => "String".to_owned(),
+            Schema::File(_) => "crate::UploadFile".to_owned(),
             Schema::Array(array) => format!("Vec<{}>", self.type_of(&array.items, None)),
             Schema::Map(values) => format!(
                 "std::collections::BTreeMap<String, {}>",
@@ -222,7 +232,7 @@ impl RustGen<'_, '_> {
             if !taken.insert(name.clone())
                 || matches!(
                     name.as_str(),
-                    "Problem" | "ValidationIssue" | "Client" | "Error"
+                    "Problem" | "ValidationIssue" | "Client" | "Error" | "UploadFile" | "Download"
                 )
             {
                 return Err(GenerateError::Conflict(format!(
@@ -234,7 +244,8 @@ impl RustGen<'_, '_> {
                 TypeKind::Object(object) => RustDecl {
                     doc,
                     name,
-                    derives: "Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize".into(),
+                    // A form with files is sent part by part, never as JSON.
+                    derives: object_derives(object),
                     attrs: Vec::new(),
                     keyword: "struct",
                     body: self.fields(object, id, true),
@@ -308,6 +319,7 @@ impl RustGen<'_, '_> {
     fn fields(&self, object: &ObjectDef, owner: DefId, public: bool) -> String {
         let mut body = String::new();
         let mut taken = BTreeSet::new();
+        let with_files = object.fields.iter().any(|field| holds_files(&field.schema));
         for field in &object.fields {
             body.push_str(&doc_comment(&self.field_doc(field), "    "));
             let ident = unique(snake(&field.name), &mut taken);
@@ -316,7 +328,7 @@ impl RustGen<'_, '_> {
                 serde.push(format!("rename = {:?}", field.name));
             }
             let inner = self.type_of(&field.schema, Some(owner));
-            let may_be_absent = !field.required || !field.always_present;
+            let may_be_absent = may_be_absent(field);
             let ty = if may_be_absent {
                 serde.push("default".to_owned());
                 serde.push("skip_serializing_if = \"Option::is_none\"".to_owned());
@@ -327,7 +339,8 @@ impl RustGen<'_, '_> {
             } else {
                 inner
             };
-            if !serde.is_empty() {
+            // A form with files has no serde (see `object_derives`).
+            if !serde.is_empty() && !with_files {
                 body.push_str(&format!("    #[serde({})]\n", serde.join(", ")));
             }
             let visibility = if public { "pub " } else { "" };
@@ -385,6 +398,33 @@ impl RustGen<'_, '_> {
             path.pop();
         }
         Ok(())
+    }
+}
+
+/// What a struct derives: serde unless it holds files (a form sent part by
+/// part, never as JSON), and `Default` when every field may be left out.
+fn object_derives(object: &ObjectDef) -> String {
+    let mut derives = String::from("Clone, Debug, PartialEq");
+    if object.fields.iter().all(may_be_absent) {
+        derives.push_str(", Default");
+    }
+    if !object.fields.iter().any(|field| holds_files(&field.schema)) {
+        derives.push_str(", serde::Serialize, serde::Deserialize");
+    }
+    derives
+}
+
+/// Whether a struct's field is an `Option` in the SDK.
+pub(crate) fn may_be_absent(field: &FieldDef) -> bool {
+    !field.required || !field.always_present
+}
+
+/// Whether a field is a file or a list of them.
+pub(crate) fn holds_files(schema: &Schema) -> bool {
+    match schema {
+        Schema::File(_) => true,
+        Schema::Array(array) => matches!(*array.items, Schema::File(_)),
+        _ => false,
     }
 }
 
@@ -514,6 +554,8 @@ struct CargoToml<'a> {
     events: bool,
     /// A route is a WebSocket: the SDK needs `tokio-tungstenite`.
     websocket: bool,
+    /// A route reads a multipart form: reqwest's `multipart` and `stream`.
+    multipart: bool,
 }
 
 #[derive(Template)]
@@ -531,6 +573,8 @@ struct Lib<'a> {
     events: bool,
     /// A route is a WebSocket: `Socket` is written.
     websocket: bool,
+    /// A route reads a multipart form: `UploadFile` is written.
+    multipart: bool,
 }
 
 /// A security scheme, as the client builder takes its credential.

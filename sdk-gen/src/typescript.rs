@@ -146,6 +146,7 @@ impl TypeScript<'_, '_> {
             Schema::Boolean => "boolean".to_owned(),
             Schema::Integer(_) | Schema::Number(_) => "number".to_owned(),
             Schema::String(_) => "string".to_owned(),
+            Schema::File(_) => "Blob | File".to_owned(),
             Schema::Array(array) => format!("Array<{}>", self.type_of(&array.items, dir)),
             Schema::Map(values) => format!("Record<string, {}>", self.type_of(values, dir)),
             Schema::Nullable(inner) => format!("{} | null", self.type_of(inner, dir)),
@@ -440,6 +441,13 @@ impl TypeScript<'_, '_> {
                     put("unique", true.into());
                 }
             }
+            Schema::File(file) => {
+                put("k", "file".into());
+                put("maxSize", json!(file.max_size));
+                if !file.accept.is_empty() {
+                    put("accept", json!(file.accept));
+                }
+            }
             Schema::Map(values) => {
                 put("k", "map".into());
                 put("values", self.runtime_schema(values, rng));
@@ -531,6 +539,14 @@ fn constraint_tags(doc: &mut Doc, schema: &Schema) {
             }
             if let Some(pattern) = &string.pattern {
                 doc.tag("pattern", pattern);
+            }
+        }
+        Schema::File(file) => {
+            if let Some(n) = file.max_size {
+                doc.tag("maxSize", &format!("{n} bytes"));
+            }
+            if !file.accept.is_empty() {
+                doc.tag("accept", &file.accept.join(", "));
             }
         }
         Schema::Array(array) => {

@@ -9,6 +9,7 @@ use http::StatusCode;
 use uuid::Uuid;
 
 use crate::{
+    attachments::Attachments,
     dto::{
         ArticleCreate, ArticleErase, ArticleEvent, ArticleEventsQuery, ArticleIndexRequest,
         ArticleSnapshot, ArticleSummary, ArticleUpdate, BbsArticle, Page,
@@ -23,12 +24,22 @@ const DEFAULT_LIMIT: u32 = 100;
 /// The articles of the bulletin board, by section.
 pub struct BbsArticlesController {
     store: ArticleStore,
+    attachments: Attachments,
 }
 
 impl BbsArticlesController {
     /// A controller over `store`.
     pub fn new(store: ArticleStore) -> Self {
-        BbsArticlesController { store }
+        BbsArticlesController {
+            store,
+            attachments: Attachments::unconfigured(),
+        }
+    }
+
+    /// Removes an erased article's uploaded files from `attachments`.
+    pub fn with_attachments(mut self, attachments: Attachments) -> Self {
+        self.attachments = attachments;
+        self
     }
 
     /// Refuses the request unless `password` matches the article's.
@@ -212,6 +223,7 @@ impl BbsArticlesController {
         self.check_password(&section, id, input.into_inner().password)
             .await?;
         if self.store.erase(&section, id).await? {
+            self.attachments.remove_article(id).await;
             Ok(())
         } else {
             Err(article_not_found(&section, id))

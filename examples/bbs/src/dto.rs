@@ -50,8 +50,9 @@ pub struct AttachmentFile {
     /// Extension, or `null`.
     #[tags(min_length = 1, max_length = 8)]
     pub extension: Option<String>,
-    /// Where the file is.
-    #[tags(format = "uri")]
+    /// Where the file is: a URL of its own, or, for a file uploaded to this
+    /// server, its path here (`/bbs/articles/free/<id>/files/<file>`).
+    #[tags(format = "uri-reference")]
     pub url: String,
 }
 
@@ -146,6 +147,18 @@ pub struct ArticleUpdate {
     /// The password given when the article was created.
     #[tags(format = "password", max_length = 256)]
     pub password: String,
+}
+
+/// Files to attach to an article, as a `multipart/form-data` form.
+#[dto]
+pub struct ArticleFilesUpload {
+    /// The password given when the article was created.
+    #[tags(format = "password", max_length = 256)]
+    pub password: String,
+    /// The files, each a part named `files`. The server's limits (size,
+    /// count, media types; see the README) may be tighter than these.
+    #[tags(min_items = 1, max_items = 20, items(max_size = 104_857_600))]
+    pub files: Vec<File>,
 }
 
 /// Proof that the caller may erase an article.

@@ -8,6 +8,7 @@
 //! readiness (`/readyz`, which checks the database) and Prometheus metrics
 //! (`/metrics`, with the pool's connections).
 
+pub mod attachments;
 pub mod controller;
 pub mod dto;
 pub mod feed;
@@ -21,6 +22,7 @@ use std::{net::SocketAddr, time::Duration};
 
 use framework::{App, BuildError, Health, Metrics, Server, openapi::OpenApiDocument};
 
+pub use attachments::{AttachmentConfig, Attachments, BbsArticleFilesController};
 pub use controller::BbsArticlesController;
 pub use moderation::BbsModerationController;
 pub use moderator::{Moderator, ModeratorToken};
@@ -44,14 +46,32 @@ pub fn app(store: ArticleStore) -> Result<App, BuildError> {
     app_with(store, ModeratorToken::unset())
 }
 
-/// The app over a store, whose moderator routes accept `moderator`.
+/// The app over a store, whose moderator routes accept `moderator`;
+/// uploads are off.
 pub fn app_with(store: ArticleStore, moderator: ModeratorToken) -> Result<App, BuildError> {
+    app_with_attachments(store, moderator, Attachments::unconfigured())
+}
+
+/// The app over a store, whose moderator routes accept `moderator`, keeping
+/// uploaded files as `attachments` says.
+pub fn app_with_attachments(
+    store: ArticleStore,
+    moderator: ModeratorToken,
+    attachments: Attachments,
+) -> Result<App, BuildError> {
     App::builder()
         .openapi(api_info())
-        .controller(BbsArticlesController::new(store.clone()))
-        .controller(BbsModerationController::new(store.clone()))
-        .controller(BbsPagesController::new(store.clone()))
+        .controller(BbsArticlesController::new(store.clone()).with_attachments(attachments.clone()))
+        .controller(
+            BbsModerationController::new(store.clone()).with_attachments(attachments.clone()),
+        )
+        .controller(BbsArticleFilesController::new(
+            store.clone(),
+            attachments.clone(),
+        ))
+        .controller(BbsPagesController::new(store.clone()).with_attachments(attachments.clone()))
         .state(moderator)
+        .state(attachments.form_limits())
         .health(health(&store))
         .metrics(metrics(&store))
         .build()
@@ -114,16 +134,21 @@ pub struct Config {
     /// answers `503` while the server still accepts, before it stops
     /// accepting and finishes in-flight requests.
     pub drain_delay: Duration,
+    /// `BBS_ATTACHMENTS_DIR` and the limits of uploads
+    /// (`BBS_ATTACHMENT_MAX_BYTES`, `BBS_ATTACHMENT_MAX_FILES`,
+    /// `BBS_ATTACHMENT_TYPES`).
+    pub attachments: AttachmentConfig,
 }
 
 impl Config {
-    /// Reads `HOST`, `PORT`, `DATABASE_URL`, `BBS_MODERATOR_TOKEN` and
-    /// `BBS_DRAIN_DELAY_MS`.
+    /// Reads `HOST`, `PORT`, `DATABASE_URL`, `BBS_MODERATOR_TOKEN`,
+    /// `BBS_DRAIN_DELAY_MS` and the `BBS_ATTACHMENT*` variables.
     ///
     /// # Errors
     /// A `PORT` that is not a port number, a `BBS_MODERATOR_TOKEN` that
-    /// is set but empty or padded with whitespace, or a
-    /// `BBS_DRAIN_DELAY_MS` that is not a number of milliseconds.
+    /// is set but empty or padded with whitespace, a
+    /// `BBS_DRAIN_DELAY_MS` that is not a number of milliseconds, or an
+    /// upload limit that is not a positive number or a media type.
     pub fn from_env() -> Result<Config, String> {
         let port = match std::env::var("PORT") {
             Ok(port) => port
@@ -144,6 +169,7 @@ impl Config {
                 .unwrap_or_else(|_| DEFAULT_DATABASE_URL.to_owned()),
             moderator_token: ModeratorToken::from_env()?,
             drain_delay,
+            attachments: AttachmentConfig::from_env()?,
         })
     }
 }
@@ -160,13 +186,27 @@ pub enum RunError {
     /// The address could not be bound or served.
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    /// The configuration is incomplete.
+    #[error("{0}")]
+    Config(String),
 }
 
 /// Opens the store, binds, calls `on_bound` with the address, and serves
 /// until SIGINT or SIGTERM.
 pub async fn run(config: Config, on_bound: impl FnOnce(SocketAddr)) -> Result<(), RunError> {
+    let dir = config
+        .attachments
+        .directory(&config.database_url)
+        .map_err(RunError::Config)?;
+    tokio::fs::create_dir_all(&dir).await.map_err(|err| {
+        RunError::Config(format!(
+            "the attachments directory {}: {err}",
+            dir.display()
+        ))
+    })?;
     let store = ArticleStore::open(&config.database_url).await?;
-    let app = app_with(store.clone(), config.moderator_token.clone())?;
+    let attachments = Attachments::new(dir, config.attachments.clone());
+    let app = app_with_attachments(store.clone(), config.moderator_token.clone(), attachments)?;
     let server = Server::bind((config.host.as_str(), config.port))
         .await?
         .drain_delay(config.drain_delay);

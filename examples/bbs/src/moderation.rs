@@ -3,17 +3,30 @@
 use framework::prelude::*;
 use uuid::Uuid;
 
-use crate::{controller::article_not_found, moderator::Moderator, store::ArticleStore};
+use crate::{
+    attachments::Attachments, controller::article_not_found, moderator::Moderator,
+    store::ArticleStore,
+};
 
 /// Moderation of the bulletin board: needs the moderators' bearer token.
 pub struct BbsModerationController {
     store: ArticleStore,
+    attachments: Attachments,
 }
 
 impl BbsModerationController {
     /// A controller over `store`.
     pub fn new(store: ArticleStore) -> Self {
-        BbsModerationController { store }
+        BbsModerationController {
+            store,
+            attachments: Attachments::unconfigured(),
+        }
+    }
+
+    /// Removes an erased article's uploaded files from `attachments`.
+    pub fn with_attachments(mut self, attachments: Attachments) -> Self {
+        self.attachments = attachments;
+        self
     }
 }
 
@@ -39,6 +52,7 @@ impl BbsModerationController {
         _moderator: Moderator,
     ) -> Result<(), ApiError> {
         if self.store.erase(&section, id).await? {
+            self.attachments.remove_article(id).await;
             tracing::info!(%section, %id, "a moderator erased an article");
             Ok(())
         } else {

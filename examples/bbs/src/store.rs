@@ -134,6 +134,10 @@ macro_rules! insert_snapshot {
     }};
 }
 
+mod uploads;
+
+pub use uploads::{Attached, Upload};
+
 /// A section that has articles, as the sections page lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SectionSummary {

@@ -9,6 +9,15 @@ pub struct Note {
     pub text: String,
 }
 
+/// A note with a file, sent as `multipart/form-data`.
+#[dto]
+pub struct Attached {
+    #[tags(min_length = 1, max_length = 280)]
+    pub text: String,
+    #[tags(max_size = 1_048_576, accept = ["text/*"])]
+    pub file: File,
+}
+
 /// Notes, kept nowhere.
 pub struct Notes;
 
@@ -37,9 +46,23 @@ impl Notes {
             }
         })
     }
+
+    /// A note and its file's text, from a multipart form.
+    #[typed_route::post("attached")]
+    async fn attach(&self, form: TypedFormData<Attached>) -> Result<String, ApiError> {
+        let bytes = form.file.bytes().await.map_err(ApiError::internal)?;
+        Ok(format!(
+            "{}: {}",
+            form.text,
+            String::from_utf8_lossy(&bytes)
+        ))
+    }
 }
 
 /// The app.
 pub fn app() -> App {
-    App::builder().controller(Notes).build().expect("no route conflicts")
+    App::builder()
+        .controller(Notes)
+        .build()
+        .expect("no route conflicts")
 }

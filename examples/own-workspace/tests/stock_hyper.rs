@@ -60,9 +60,16 @@ async fn pipelined_requests_are_answered_in_order_in_one_batch() {
         .expect("answered and closed")
         .unwrap();
     let positions: Vec<usize> = (0..10)
-        .map(|n| answer.find(&format!("note {n}")).expect("every note answered"))
+        .map(|n| {
+            answer
+                .find(&format!("note {n}"))
+                .expect("every note answered")
+        })
         .collect();
-    assert!(positions.windows(2).all(|pair| pair[0] < pair[1]), "{answer}");
+    assert!(
+        positions.windows(2).all(|pair| pair[0] < pair[1]),
+        "{answer}"
+    );
     assert_eq!(answer.matches("HTTP/1.1 201").count(), 10, "{answer}");
     assert!(answer.ends_with("hello"), "{answer}");
 }
@@ -97,4 +104,47 @@ async fn a_websocket_route_echoes_notes_and_refuses_invalid_ones() {
     };
     assert_eq!(u16::from(frame.code), 1007);
     assert!(frame.reason.starts_with("message: $input.text"), "{}", frame.reason);
+}
+
+/// The `multipart` feature works from a user's workspace: a form with a
+/// file over a real socket, and a file over its limit refused with 413.
+#[tokio::test]
+async fn a_multipart_form_is_read_with_its_file() {
+    use framework::testing::MultipartBody;
+
+    let addr = serve().await;
+    let form = MultipartBody::new().text("text", "a note").file(
+        "file",
+        "note.txt",
+        "text/plain",
+        b"its file",
+    );
+    let answer = post_form(addr, &form).await;
+    assert!(answer.starts_with("HTTP/1.1 201"), "{answer}");
+    assert!(answer.ends_with("a note: its file"), "{answer}");
+    let big = MultipartBody::new().text("text", "a note").file(
+        "file",
+        "big.txt",
+        "text/plain",
+        &vec![b'x'; 2 * 1024 * 1024],
+    );
+    let answer = post_form(addr, &big).await;
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(answer.contains("file_too_large"), "{answer}");
+}
+
+async fn post_form(addr: std::net::SocketAddr, form: &framework::testing::MultipartBody) -> String {
+    let body = form.to_bytes();
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "POST /notes/attached HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-type: {}\r\ncontent-length: {}\r\n\r\n",
+        form.content_type(),
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    // The server may answer (and close) before the whole body is sent.
+    let _ = stream.write_all(&body).await;
+    let mut answer = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer)).await;
+    String::from_utf8_lossy(&answer).into_owned()
 }

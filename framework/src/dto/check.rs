@@ -169,6 +169,31 @@ impl<T> ArrayValue for std::collections::VecDeque<T> {
     }
 }
 
+/// Files that file tags (`max_size`, `accept`) apply to: `framework::File`.
+#[diagnostic::on_unimplemented(
+    message = "file tags (`max_size`, `accept`) do not apply to `{Self}`",
+    label = "not a `framework::File`",
+    note = "on a list of files, tag its items: `#[tags(max_items = 4, items(max_size = 1048576))]`"
+)]
+pub trait FileValue {
+    /// The size in bytes.
+    fn size(&self) -> u64;
+    /// The media type the client gave.
+    fn media_type(&self) -> &str;
+}
+
+/// `max_size = n`.
+#[inline]
+pub fn max_size<T: FileValue + ?Sized>(value: &T, n: u64) -> bool {
+    value.size() <= n
+}
+
+/// `accept = ["image/png", "image/*"]`.
+#[inline]
+pub fn accept<T: FileValue + ?Sized>(value: &T, types: &[&str]) -> bool {
+    crate::schema::media_type_accepted(types, value.media_type())
+}
+
 /// `format = "..."`.
 #[inline]
 pub fn format<T: TextValue + ?Sized>(value: &T, format: Format) -> bool {

@@ -168,7 +168,7 @@ pub(crate) fn decode_text_map<T: Dto>(
 }
 
 /// `400` with the issues, the first one in the message.
-fn invalid(code: &'static str, subject: &str, issues: Vec<ValidationIssue>) -> ApiError {
+pub(crate) fn invalid(code: &'static str, subject: &str, issues: Vec<ValidationIssue>) -> ApiError {
     let message = match issues.as_slice() {
         [] => format!("{subject}: invalid"),
         [only] => format!("{subject}: {} is not {}", only.path, only.expected),

@@ -23,6 +23,8 @@ pub use write_json::{JsonError, WriteJson};
 pub use write_json::{write_null, write_serde, write_str};
 
 pub use decode::MAX_JSON_DEPTH;
+#[cfg(feature = "multipart")]
+pub(crate) use decode::invalid;
 #[doc(hidden)]
 pub use decode::run_check;
 #[cfg(feature = "ws")]
@@ -31,6 +33,8 @@ pub(crate) use decode::{decode_json, decode_text_map};
 #[doc(hidden)]
 pub use presence::{nullable, present};
 pub(crate) use report::Report;
+#[cfg(feature = "multipart")]
+pub(crate) use report::push_key;
 
 use std::{
     collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque},

@@ -178,6 +178,11 @@ impl<R: Rng + ?Sized> Generator<'_, R> {
                 _ => Value::from(self.rng.random_bool(0.5)),
             },
             Schema::Null => Value::Null,
+            // A file has no JSON form: nothing drawn is one.
+            Schema::File(_) => {
+                self.inexact();
+                Value::Null
+            }
             Schema::Boolean => Value::from(self.rng.random_bool(0.5)),
             Schema::Integer(int) => self.integer(int),
             Schema::Number(number) => self.number(number),

@@ -76,6 +76,13 @@ impl<'a> Report<'a> {
     fn value(&mut self, value: &Value, schema: &Schema, path: &mut String) {
         match schema {
             Schema::Any => {}
+            // A multipart form's files are checked as they arrive, and
+            // stand for themselves here as the text that names them.
+            Schema::File(_) => {
+                if !value.is_string() {
+                    self.issue(path, schema, Some(value));
+                }
+            }
             Schema::Null => {
                 if !value.is_null() {
                     self.issue(path, schema, Some(value));
@@ -192,6 +199,8 @@ impl<'a> Report<'a> {
                     return;
                 }
             },
+            // `tags=` is an empty list to serde_qs.
+            Value::String(text) if self.coerce_text && text.is_empty() => &[],
             other if self.coerce_text && !other.is_null() => std::slice::from_ref(other),
             _ => {
                 self.issue(path, schema, Some(value));

@@ -96,7 +96,7 @@ fn check_json_content_type(headers: &http::HeaderMap) -> Result<(), ApiError> {
 
 /// Refuses a body whose `Content-Type` essence (`type/subtype`, parameters
 /// left out) does not pass `accepts`, naming `wanted` in the `415`.
-pub(super) fn check_content_type(
+pub(crate) fn check_content_type(
     headers: &http::HeaderMap,
     wanted: &str,
     accepts: impl FnOnce(&str, &str) -> bool,

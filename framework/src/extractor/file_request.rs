@@ -4,7 +4,7 @@
 use http::{HeaderValue, Method, header};
 use httpdate::HttpDate;
 
-use super::{FromRequestParts, InputMeta};
+use super::{FromRequestParts, InputKind, InputMeta};
 use crate::{error::ApiError, request::RequestContext, route::ErrorMeta};
 
 /// The headers of a request that decide how a file is sent: `Range` and
@@ -205,8 +205,35 @@ fn parse_range(range: &str, length: u64) -> Selection {
     }
 }
 
+/// The headers a [`FileRequest`] reads, as its route documents them: the
+/// OpenAPI document's header parameters, and the typed headers a call takes
+/// in the SDKs. Every one may be left out.
+#[macros::dto]
+#[serde(rename_all = "kebab-case")]
+pub struct FileConditions {
+    /// One range of bytes to send (`206`): `bytes=0-1023`, `bytes=1024-`,
+    /// `bytes=-500` (the last 500).
+    #[optional]
+    pub range: Option<String>,
+    /// The `ETag` (or `Last-Modified` date) of the file the `Range` is of:
+    /// when the file changed since, all of it is sent.
+    #[optional]
+    pub if_range: Option<String>,
+    /// The `ETag`s of copies the client holds: `304` when one is current.
+    #[optional]
+    pub if_none_match: Option<String>,
+    /// The `Last-Modified` date of the client's copy: `304` when the file
+    /// did not change since (`If-None-Match` wins when both are sent).
+    #[optional]
+    pub if_modified_since: Option<String>,
+}
+
 impl FromRequestParts for FileRequest {
-    const INPUT: InputMeta = InputMeta::request().with_errors(&[ErrorMeta::new(
+    const INPUT: InputMeta = InputMeta::typed(
+        InputKind::Headers,
+        <FileConditions as crate::schema::ToSchema>::schema,
+    )
+    .with_errors(&[ErrorMeta::new(
         416,
         "The `Range` starts beyond the file's end; `Content-Range: bytes */<length>` gives the length.",
     )]);

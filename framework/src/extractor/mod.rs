@@ -26,8 +26,10 @@ use std::future::Future;
 
 pub use bearer::Bearer;
 pub use body::TypedBody;
+#[cfg(feature = "multipart")]
+pub(crate) use body::check_content_type;
 pub use cookie::Cookies;
-pub use file_request::FileRequest;
+pub use file_request::{FileConditions, FileRequest};
 pub(crate) use file_request::{Selection, Validators};
 pub use form::TypedForm;
 pub use header::TypedHeaders;
@@ -35,6 +37,8 @@ pub use last_event_id::LastEventId;
 pub use plain::PlainBody;
 pub use query::TypedQuery;
 pub(crate) use query::parse_query;
+#[cfg(feature = "multipart")]
+pub(crate) use query::parse_urlencoded;
 pub use stream::BodyStream;
 
 #[doc(hidden)]
@@ -79,6 +83,9 @@ pub enum ContentKind {
     /// Server-sent events (`text/event-stream`), an answer only: a stream
     /// of events whose `data` is one JSON value of the schema each.
     EventStream,
+    /// A `multipart/form-data` form: text fields as an HTML form sends them
+    /// (`author[name]`, `tags[0]`), files as parts with a file name.
+    Multipart,
 }
 
 /// What one handler argument reads, recorded in the route's metadata.

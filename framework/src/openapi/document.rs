@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use utoipa::openapi::{
     ComponentsBuilder, ContentBuilder, InfoBuilder, OpenApi, OpenApiBuilder, Paths, RefOr,
     Required, ResponseBuilder,
+    encoding::EncodingBuilder,
     extensions::{Extensions, ExtensionsBuilder},
     header::HeaderBuilder,
     path::{
@@ -55,6 +56,14 @@ pub enum OpenApiError {
     AmbiguousScheme {
         /// The scheme's name.
         name: String,
+    },
+    /// A route reads or answers a `File` where none can travel.
+    #[error("route {route}: {reason}")]
+    MisplacedFile {
+        /// The route: `POST /avatars (Avatars::upload)`.
+        route: String,
+        /// Where the file is and what to write instead.
+        reason: String,
     },
 }
 
@@ -271,19 +280,23 @@ impl OpenApiDocument {
             }
         }
         if let Some(body) = &route.body {
+            let mut content = ContentBuilder::new().schema(Some(content_schema(
+                body.kind,
+                body.schema.as_ref(),
+                converter,
+            )));
+            if body.kind == ContentKind::Multipart {
+                for (field, accept) in accepted_types(body.schema.as_ref(), converter) {
+                    content = content.encoding(
+                        field,
+                        EncodingBuilder::new().content_type(Some(accept.join(", "))),
+                    );
+                }
+            }
             operation = operation.request_body(Some(
                 RequestBodyBuilder::new()
                     .required(Some(Required::True))
-                    .content(
-                        body.media_type.clone(),
-                        ContentBuilder::new()
-                            .schema(Some(content_schema(
-                                body.kind,
-                                body.schema.as_ref(),
-                                converter,
-                            )))
-                            .build(),
-                    )
+                    .content(body.media_type.clone(), content.build())
                     .build(),
             ));
         }
@@ -447,6 +460,35 @@ fn security_scheme(scheme: &SecuritySchemeManifest) -> SecurityScheme {
                 .build(),
         ),
     }
+}
+
+/// The media types each file field of a multipart body accepts (its
+/// `accept` tag), for the body's `encoding`.
+fn accepted_types<'a>(
+    schema: Option<&Schema>,
+    converter: &Converter<'a>,
+) -> Vec<(String, &'a [String])> {
+    let Some(Schema::Ref(id)) = schema else {
+        return Vec::new();
+    };
+    let TypeKind::Object(object) = &converter.registry.get(*id).kind else {
+        return Vec::new();
+    };
+    object
+        .fields
+        .iter()
+        .filter_map(|field| {
+            let file = match unwrap_nullable(&field.schema) {
+                Schema::File(file) => file,
+                Schema::Array(array) => match unwrap_nullable(&array.items) {
+                    Schema::File(file) => file,
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            (!file.accept.is_empty()).then(|| (field.name.clone(), file.accept.as_slice()))
+        })
+        .collect()
 }
 
 fn unwrap_nullable(schema: &Schema) -> &Schema {

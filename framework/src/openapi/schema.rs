@@ -4,11 +4,18 @@ use std::collections::BTreeMap;
 
 use utoipa::openapi::{
     Ref, RefOr,
+    extensions::ExtensionsBuilder,
     schema::{
-        AdditionalProperties, AllOfBuilder, ArrayBuilder, Discriminator, ObjectBuilder,
-        OneOfBuilder, Schema as OaSchema, SchemaFormat, SchemaType, Type,
+        AdditionalProperties, AllOfBuilder, ArrayBuilder, Discriminator, KnownFormat,
+        ObjectBuilder, OneOfBuilder, Schema as OaSchema, SchemaFormat, SchemaType, Type,
     },
 };
+
+/// The extension keyword of a file's largest size in bytes (`max_size`),
+/// which JSON Schema has no keyword for: `{"type": "string", "format":
+/// "binary", "x-max-size": 1048576}`. Accepted media types are the body's
+/// `encoding.<field>.contentType`.
+pub const MAX_SIZE_EXTENSION: &str = "x-max-size";
 
 use crate::schema::{
     Bounds, DefId, FieldDef, IntegerFormat, ObjectDef, Registry, Schema, TypeDef, TypeKind,
@@ -51,6 +58,14 @@ impl Converter<'_> {
                 .min_items(usize_of(array.min_items))
                 .max_items(usize_of(array.max_items))
                 .unique_items(array.unique_items)
+                .into(),
+            Schema::File(file) => ObjectBuilder::new()
+                .schema_type(Type::String)
+                .format(Some(SchemaFormat::KnownFormat(KnownFormat::Binary)))
+                .extensions(
+                    file.max_size
+                        .map(|n| ExtensionsBuilder::new().add(MAX_SIZE_EXTENSION, n).build()),
+                )
                 .into(),
             Schema::Map(values) => ObjectBuilder::new()
                 .schema_type(Type::Object)

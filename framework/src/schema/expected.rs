@@ -69,6 +69,16 @@ fn write_expected(out: &mut String, schema: &Schema, registry: &Registry) {
                 out.push_str(" & UniqueItems");
             }
         }
+        Schema::File(file) => {
+            out.push_str("File");
+            if let Some(n) = file.max_size {
+                let _ = write!(out, " & MaxSize<{n}>");
+            }
+            if !file.accept.is_empty() {
+                let list = serde_json::Value::from(file.accept.join(", "));
+                let _ = write!(out, " & Accept<{list}>");
+            }
+        }
         Schema::Map(values) => {
             out.push_str("Record<string, ");
             write_expected(out, values, registry);

@@ -58,6 +58,59 @@ pub enum Schema {
     Nullable(Box<Schema>),
     /// A named type, defined in the [`Registry`].
     Ref(DefId),
+    /// A file: a part of a `multipart/form-data` body with a file name
+    /// (a `framework::File`). OpenAPI writes it `string` with
+    /// `format: binary`.
+    File(FileSchema),
+}
+
+/// A file's constraints, from `#[tags(max_size = .., accept = [..])]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileSchema {
+    /// `MaxSize<n>`: the most bytes the file may have.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_size: Option<u64>,
+    /// `Accept<"image/png, image/*">`: the media types the file may have
+    /// (`type/subtype`, `type/*` or `*/*`); empty accepts any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub accept: Vec<String>,
+}
+
+impl FileSchema {
+    /// Whether a file of `media_type` (parameters allowed, case ignored)
+    /// may be sent: what the server checks, and the SDKs check alike.
+    ///
+    /// ```
+    /// use framework::schema::FileSchema;
+    /// let images = FileSchema { max_size: None, accept: vec!["image/*".into(), "application/pdf".into()] };
+    /// assert!(images.accepts("image/PNG"));
+    /// assert!(images.accepts("application/pdf; name=a.pdf"));
+    /// assert!(!images.accepts("text/plain"));
+    /// assert!(FileSchema::default().accepts("text/plain"));
+    /// ```
+    pub fn accepts(&self, media_type: &str) -> bool {
+        media_type_accepted(&self.accept, media_type)
+    }
+}
+
+/// Whether `media_type` is one of `accept` (`type/subtype`, `type/*` or
+/// `*/*`, compared without parameters and case); an empty `accept`
+/// accepts any. The one rule behind `#[tags(accept = [..])]`.
+pub fn media_type_accepted<S: AsRef<str>>(accept: &[S], media_type: &str) -> bool {
+    if accept.is_empty() {
+        return true;
+    }
+    let essence = media_type.split(';').next().unwrap_or_default().trim();
+    let Some((kind, subtype)) = essence.split_once('/') else {
+        return false;
+    };
+    accept.iter().any(|entry| {
+        let Some((want_kind, want_subtype)) = entry.as_ref().split_once('/') else {
+            return false;
+        };
+        (want_kind == "*" || want_kind.eq_ignore_ascii_case(kind))
+            && (want_subtype == "*" || want_subtype.eq_ignore_ascii_case(subtype))
+    })
 }
 
 /// Inclusive and exclusive bounds and a divisor, for numbers.

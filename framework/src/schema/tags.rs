@@ -31,6 +31,10 @@ pub enum Tag {
     UniqueItems,
     /// `items(...)`: tags of every item of an array.
     Items(&'static [Tag]),
+    /// `max_size = n`: a file's largest size in bytes.
+    MaxSize(u64),
+    /// `accept = ["image/png", "image/*"]`: a file's media types.
+    Accept(&'static [&'static str]),
 }
 
 /// Adds tags to a schema. Tags apply to the value under any `null`
@@ -56,6 +60,13 @@ fn apply(schema: &mut Schema, tag: Tag) {
         (Schema::String(string), Tag::MaxLength(n)) => string.max_length = Some(n),
         (Schema::String(string), Tag::Pattern(pattern)) => {
             string.pattern = Some(pattern.to_owned())
+        }
+        (Schema::File(file), Tag::MaxSize(n)) => file.max_size = Some(n),
+        (Schema::File(file), Tag::Accept(types)) => {
+            file.accept = types
+                .iter()
+                .map(|media_type| (*media_type).to_owned())
+                .collect();
         }
         (Schema::Integer(int), tag) => apply_bound(&mut int.bounds, tag),
         (Schema::Number(number), tag) => apply_bound(&mut number.bounds, tag),

@@ -6,6 +6,7 @@ mod dto;
 mod extractors;
 mod files;
 mod handler_model;
+mod multipart;
 mod observe;
 mod openapi;
 mod parity;

@@ -42,6 +42,8 @@ pub(crate) struct Tags {
     min_items: Option<(u64, Span)>,
     max_items: Option<(u64, Span)>,
     unique_items: Option<Span>,
+    max_size: Option<(u64, Span)>,
+    accept: Option<(Vec<String>, Span)>,
     pub(crate) items: Option<Box<Tags>>,
     pub(crate) default: Option<Expr>,
     pub(crate) example: Option<Expr>,
@@ -59,6 +61,8 @@ impl Tags {
             || self.min_items.is_some()
             || self.max_items.is_some()
             || self.unique_items.is_some()
+            || self.max_size.is_some()
+            || self.accept.is_some()
             || self.items.as_ref().is_some_and(|items| items.constrains())
             || self.check.is_some()
     }
@@ -129,6 +133,8 @@ impl Tags {
             "min_items" => self.min_items = Some((count(meta)?, span)),
             "max_items" => self.max_items = Some((count(meta)?, span)),
             "unique_items" => self.unique_items = Some(span),
+            "max_size" => self.max_size = Some((count(meta)?, span)),
+            "accept" => self.accept = Some((media_types(meta)?, span)),
             "items" => {
                 let mut items = Tags {
                     span: Some(span),
@@ -147,7 +153,7 @@ impl Tags {
                     format!(
                         "unknown tag `{key}`; tags are format, min_length, max_length, pattern, minimum, maximum, \
                          exclusive_minimum, exclusive_maximum, multiple_of, min_items, max_items, unique_items, \
-                         items(...), default, example, check"
+                         items(...), max_size, accept, default, example, check"
                     ),
                 ));
             }
@@ -357,6 +363,15 @@ impl Tags {
             checks
                 .push(quote_spanned! {span=> ::framework::__private::tags::unique_items(#value) });
         }
+        if let Some((n, span)) = self.max_size {
+            checks
+                .push(quote_spanned! {span=> ::framework::__private::tags::max_size(#value, #n) });
+        }
+        if let Some((types, span)) = &self.accept {
+            checks.push(
+                quote_spanned! {*span=> ::framework::__private::tags::accept(#value, &[#(#types),*]) },
+            );
+        }
         if let Some(items) = &self.items
             && items.constrains()
         {
@@ -440,6 +455,12 @@ impl Tags {
             let inner = items.schema_tags();
             out.push(quote!(#tag::Items(&[#(#inner),*])));
         }
+        if let Some((n, _)) = self.max_size {
+            out.push(quote!(#tag::MaxSize(#n)));
+        }
+        if let Some((types, _)) = &self.accept {
+            out.push(quote!(#tag::Accept(&[#(#types),*])));
+        }
         out
     }
 }
@@ -447,6 +468,64 @@ impl Tags {
 fn count(meta: &ParseNestedMeta<'_>) -> syn::Result<u64> {
     let lit: syn::LitInt = meta.value()?.parse()?;
     lit.base10_parse()
+}
+
+/// `accept = ["image/png", "image/*"]`: media types a file may have.
+fn media_types(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<String>> {
+    let expr: Expr = meta.value()?.parse()?;
+    let Expr::Array(array) = &expr else {
+        return Err(syn::Error::new(
+            expr.span(),
+            "expected a list of media types, e.g. `accept = [\"image/png\", \"image/*\"]`",
+        ));
+    };
+    if array.elems.is_empty() {
+        return Err(syn::Error::new(
+            expr.span(),
+            "an empty `accept` accepts no file; list media types, or leave the tag out to accept any",
+        ));
+    }
+    array
+        .elems
+        .iter()
+        .map(|elem| match elem {
+            Expr::Lit(ExprLit {
+                lit: Lit::Str(lit), ..
+            }) => media_type(lit),
+            other => Err(syn::Error::new(
+                other.span(),
+                "expected a media type as a string, e.g. `\"image/png\"`",
+            )),
+        })
+        .collect()
+}
+
+/// `type/subtype`, `type/*` or `*/*`, in lower case, without parameters.
+fn media_type(lit: &LitStr) -> syn::Result<String> {
+    let text = lit.value();
+    let token = |part: &str| {
+        !part.is_empty()
+            && part.bytes().all(|byte| {
+                byte.is_ascii_lowercase() || byte.is_ascii_digit() || b"!#$&-^_.+".contains(&byte)
+            })
+    };
+    let valid = match text.split_once('/') {
+        Some(("*", "*")) => true,
+        Some((kind, "*")) => token(kind),
+        Some((kind, subtype)) => token(kind) && token(subtype),
+        None => false,
+    };
+    if valid {
+        Ok(text)
+    } else {
+        Err(syn::Error::new(
+            lit.span(),
+            format!(
+                "`{text}` is not a media type; write `type/subtype` in lower case without parameters \
+                 (`image/png`), `type/*` (`image/*`) or `*/*`"
+            ),
+        ))
+    }
 }
 
 fn number(meta: &ParseNestedMeta<'_>) -> syn::Result<f64> {

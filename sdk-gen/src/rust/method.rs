@@ -6,9 +6,10 @@ use std::collections::BTreeSet;
 use framework::{
     ContentKind,
     manifest::{RouteManifest, SecurityKindManifest, SecuritySchemeManifest},
+    schema::{Schema, TypeKind},
 };
 
-use super::{RustGen, doc_comment, pascal, snake, unique};
+use super::{RustGen, doc_comment, holds_files, may_be_absent, pascal, snake, unique};
 use crate::{
     GenerateError,
     answer::{Answer, Content, Shape, answers, is_plain_json},
@@ -80,8 +81,8 @@ impl RustGen<'_, '_> {
             };
             (output, Vec::new(), String::new())
         } else if let [only] = answers.as_slice() {
-            let arm = format!("{} => {},", only.status, read(only.shape));
-            (self.answer_type(only.shape), vec![arm], String::new())
+            let arm = format!("{} => {},", only.status, read(only));
+            (self.answer_type(only), vec![arm], String::new())
         } else {
             let (decl, arms) = self.answer_enum(route, &enum_name, &answers);
             (format!("answers::{enum_name}"), arms, decl)
@@ -144,6 +145,15 @@ impl RustGen<'_, '_> {
                     format!("input: &{}", self.type_of(schema, None)),
                     "crate::form(request, input)?",
                 ),
+                (ContentKind::Multipart, Some(schema)) => {
+                    params.push(format!("input: &{}", self.type_of(schema, None)));
+                    steps.extend(self.multipart_steps(schema));
+                    return Ok(Request {
+                        params,
+                        steps,
+                        query,
+                    });
+                }
                 (ContentKind::Text | ContentKind::Html, _) => {
                     ("input: &str".to_owned(), "crate::text(request, input)")
                 }
@@ -160,6 +170,54 @@ impl RustGen<'_, '_> {
             steps,
             query,
         })
+    }
+
+    /// The steps that send a multipart form: each file a part, each text
+    /// value a part named as serde_qs names it (`author[name]`, `tags[0]`).
+    fn multipart_steps(&self, schema: &Schema) -> Vec<String> {
+        let mut steps = vec!["let mut form = reqwest::multipart::Form::new();".to_owned()];
+        let object = match schema {
+            Schema::Ref(id) => match &self.model.manifest.types[id.0].def.kind {
+                TypeKind::Object(object) => Some(object),
+                _ => None,
+            },
+            _ => None,
+        };
+        let mut taken = BTreeSet::new();
+        for field in object
+            .map(|object| object.fields.as_slice())
+            .unwrap_or_default()
+        {
+            // The struct's field, as `fields` names it.
+            let ident = unique(snake(&field.name), &mut taken);
+            let name = &field.name;
+            let optional = may_be_absent(field);
+            let step = match (&field.schema, optional) {
+                (Schema::File(_), false) => {
+                    format!("form = crate::form_file(form, {name:?}, &input.{ident}).await?;")
+                }
+                (Schema::File(_), true) => format!(
+                    "if let Some(file) = &input.{ident} {{ form = crate::form_file(form, {name:?}, file).await?; }}"
+                ),
+                (Schema::Array(_), _) if holds_files(&field.schema) => {
+                    let files = if optional {
+                        format!("input.{ident}.iter().flatten()")
+                    } else {
+                        format!("&input.{ident}")
+                    };
+                    format!(
+                        "for file in {files} {{ form = crate::form_file(form, {name:?}, file).await?; }}"
+                    )
+                }
+                (_, false) => format!("form = crate::form_text(form, {name:?}, &input.{ident})?;"),
+                (_, true) => format!(
+                    "if let Some(value) = &input.{ident} {{ form = crate::form_text(form, {name:?}, value)?; }}"
+                ),
+            };
+            steps.push(step);
+        }
+        steps.push("let request = request.multipart(form);".to_owned());
+        steps
     }
 
     /// The steps that send the route's credentials and cookies.
@@ -195,14 +253,15 @@ impl RustGen<'_, '_> {
     }
 
     /// The type a method answers for one answer.
-    fn answer_type(&self, shape: Shape<'_>) -> String {
+    fn answer_type(&self, answer: &Answer<'_>) -> String {
         let content = |content: Content<'_>| match content {
             Content::Empty => "()".to_owned(),
             Content::Json(schema) => self.type_of(schema, None),
             Content::Text => "String".to_owned(),
+            Content::Bytes if answer.headers => "crate::Download".to_owned(),
             Content::Bytes | Content::Events(_) => "crate::Bytes".to_owned(),
         };
-        match shape {
+        match answer.shape {
             Shape::Plain(body) => content(body),
             Shape::Redirect => "crate::Redirect".to_owned(),
             Shape::Created(body) => format!("crate::Created<{}>", content(body)),
@@ -234,7 +293,7 @@ impl RustGen<'_, '_> {
                 &format!("{description}\n\nHTTP {}.", answer.status),
                 "    ",
             ));
-            let read = read(answer.shape);
+            let read = read(answer);
             if answer.shape == Shape::Plain(Content::Empty) {
                 body.push_str(&format!("    {variant},\n"));
                 arms.push(format!(
@@ -242,7 +301,7 @@ impl RustGen<'_, '_> {
                     answer.status
                 ));
             } else {
-                let ty = self.answer_type(answer.shape);
+                let ty = self.answer_type(answer);
                 body.push_str(&format!("    {variant}({ty}),\n"));
                 arms.push(format!(
                     "{} => {read}.map(answers::{name}::{variant}),",
@@ -348,15 +407,16 @@ fn segments(route: &RouteManifest) -> String {
 }
 
 /// How an answer of `shape` is read from `answer`.
-fn read(shape: Shape<'_>) -> String {
+fn read(answer: &Answer<'_>) -> String {
     let content = |content: Content<'_>| match content {
         Content::Empty => "crate::Answer::empty",
         Content::Json(_) => "crate::Answer::json",
         Content::Text => "crate::Answer::text",
+        Content::Bytes if answer.headers => "crate::Answer::download",
         // Events among other answers are read whole, as bytes.
         Content::Bytes | Content::Events(_) => "crate::Answer::bytes",
     };
-    match shape {
+    match answer.shape {
         Shape::Plain(body) => format!("{}(answer)", content(body)),
         Shape::Redirect => "answer.redirect()".to_owned(),
         Shape::Created(body) => format!("answer.created({})", content(body)),

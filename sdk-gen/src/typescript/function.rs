@@ -402,6 +402,7 @@ fn path_expr(route: &RouteManifest, function: &str) -> String {
 fn encoding(kind: ContentKind) -> &'static str {
     match kind {
         ContentKind::Form => "form",
+        ContentKind::Multipart => "multipart",
         ContentKind::Text | ContentKind::Html => "text",
         _ => "bytes",
     }

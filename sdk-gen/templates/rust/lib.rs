@@ -410,6 +410,122 @@ fn octets(request: reqwest::RequestBuilder, input: Bytes) -> reqwest::RequestBui
         .body(input)
 }
 
+{%- if multipart %}
+/// A file to send in a `multipart/form-data` form: bytes in memory, or a
+/// file on disk read as it is sent.
+///
+/// ```
+/// # use {{ crate_name }}::UploadFile;
+/// let note = UploadFile::from_bytes("note.txt", "hello").media_type("text/plain");
+/// assert_eq!(note.file_name(), "note.txt");
+/// let photo = UploadFile::from_path("photos/sea.png");
+/// assert_eq!(photo.file_name(), "sea.png");
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct UploadFile {
+    file_name: String,
+    media_type: Option<String>,
+    source: UploadSource,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum UploadSource {
+    Bytes(Bytes),
+    Path(std::path::PathBuf),
+}
+
+impl UploadFile {
+    /// A file of `bytes` named `file_name`; sent without a media type (the
+    /// server reads `application/octet-stream`) unless
+    /// [`media_type`](Self::media_type) gives one.
+    pub fn from_bytes(file_name: impl Into<String>, bytes: impl Into<Bytes>) -> Self {
+        UploadFile {
+            file_name: file_name.into(),
+            media_type: None,
+            source: UploadSource::Bytes(bytes.into()),
+        }
+    }
+
+    /// The file at `path`, streamed from disk when sent: named after the
+    /// path's last component, its media type guessed from its extension
+    /// unless [`media_type`](Self::media_type) gives one.
+    pub fn from_path(path: impl Into<std::path::PathBuf>) -> Self {
+        let path = path.into();
+        let file_name = path
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        UploadFile {
+            file_name,
+            media_type: None,
+            source: UploadSource::Path(path),
+        }
+    }
+
+    /// Sends the file with this media type (`image/png`).
+    pub fn media_type(mut self, media_type: impl Into<String>) -> Self {
+        self.media_type = Some(media_type.into());
+        self
+    }
+
+    /// Sends the file under this name.
+    pub fn with_file_name(mut self, file_name: impl Into<String>) -> Self {
+        self.file_name = file_name.into();
+        self
+    }
+
+    /// The name the file is sent under.
+    pub fn file_name(&self) -> &str {
+        &self.file_name
+    }
+}
+
+/// Adds a file part named `name`.
+async fn form_file(
+    form: reqwest::multipart::Form,
+    name: &str,
+    file: &UploadFile,
+) -> Result<reqwest::multipart::Form, Error> {
+    let part = match &file.source {
+        UploadSource::Bytes(bytes) => {
+            reqwest::multipart::Part::stream_with_length(bytes.clone(), bytes.len() as u64)
+        }
+        UploadSource::Path(path) => reqwest::multipart::Part::file(path)
+            .await
+            .map_err(|err| Error::Encode(format!("{}: {err}", path.display())))?,
+    };
+    let part = part.file_name(file.file_name.clone());
+    let part = match &file.media_type {
+        Some(media_type) => part
+            .mime_str(media_type)
+            .map_err(|err| Error::Encode(err.to_string()))?,
+        None => part,
+    };
+    Ok(form.part(name.to_owned(), part))
+}
+
+/// Adds the text parts of a field, named as the server reads a form
+/// (serde_qs: `author[name]`, `tags[0]`), numbers and booleans as text.
+fn form_text<T: Serialize + ?Sized>(
+    mut form: reqwest::multipart::Form,
+    name: &str,
+    value: &T,
+) -> Result<reqwest::multipart::Form, Error> {
+    let field = std::collections::BTreeMap::from([(name, value)]);
+    let pairs = serde_qs::to_string(&field).map_err(|err| Error::Encode(err.to_string()))?;
+    let decode = |text: &str| {
+        percent_encoding::percent_decode_str(&text.replace('+', " "))
+            .decode_utf8_lossy()
+            .into_owned()
+    };
+    for pair in pairs.split('&').filter(|pair| !pair.is_empty()) {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        form = form.text(decode(key), decode(value));
+    }
+    Ok(form)
+}
+{%- endif %}
+
 /// The fields of a cookies struct as `name`, `value` pairs.
 #[allow(dead_code)]
 fn cookie_pairs<T: Serialize>(cookies: &T) -> Result<Vec<(String, String)>, Error> {
@@ -524,6 +640,36 @@ pub struct Redirect {
     pub status: u16,
     /// Where it points, as the server wrote it.
     pub location: String,
+}
+
+/// Bytes answered with the headers that describe them: a file's
+/// `Content-Type`, `Content-Disposition`, `ETag`, `Last-Modified`, and for a
+/// part of it (`206`) its `Content-Range`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Download {
+    /// The bytes.
+    pub body: Bytes,
+    /// Every header of the answer.
+    pub headers: reqwest::header::HeaderMap,
+}
+
+impl Download {
+    /// A header's value, if it is text.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|value| value.to_str().ok())
+    }
+
+    /// The file's version (`ETag`), to send back as `If-None-Match` or
+    /// `If-Range`.
+    pub fn etag(&self) -> Option<&str> {
+        self.header("etag")
+    }
+
+    /// Which bytes of the file these are (`Content-Range` of a `206`):
+    /// `bytes 0-1023/4096`.
+    pub fn content_range(&self) -> Option<&str> {
+        self.header("content-range")
+    }
 }
 
 /// An answer with the `Location` of what it made (`201 Created`).
@@ -835,6 +981,13 @@ impl Answer {
 
     fn bytes(self) -> Result<Bytes, Error> {
         Ok(self.body)
+    }
+
+    fn download(self) -> Result<Download, Error> {
+        Ok(Download {
+            body: self.body,
+            headers: self.headers,
+        })
     }
 
     fn empty(self) -> Result<(), Error> {

@@ -230,6 +230,10 @@ export interface RuntimeSchema {
   readonly values?: RuntimeSchema;
   readonly of?: RuntimeSchema;
   readonly ref?: string;
+  /** A file's largest size in bytes. */
+  readonly maxSize?: number;
+  /** The media types a file may have (`type/subtype`, `type/*`, `*\/*`). */
+  readonly accept?: readonly string[];
 }
 
 /** An object's fields as the runtime reads them. */
@@ -275,7 +279,7 @@ export interface RouteMetadata {
   /** The JSON answer of a route whose only answer is JSON (or empty). */
   readonly response: RuntimeSchema | null;
   /** How the body is encoded when it is not JSON. */
-  readonly encoding?: "form" | "text" | "bytes";
+  readonly encoding?: "form" | "multipart" | "text" | "bytes";
   readonly cookies?: RuntimeSchema;
   /** The credentials the route needs. */
   readonly security?: readonly SecurityMetadata[];
@@ -380,7 +384,8 @@ async function exchange(
   if (connection.signal !== undefined) request.signal = connection.signal;
   if (route.body !== null || route.encoding !== undefined) {
     const [type, body] = encodeBody(route.encoding, input.body);
-    headers["content-type"] = type;
+    // `fetch` writes a form's type itself, with its boundary.
+    if (type !== null) headers["content-type"] = type;
     request.body = body;
   }
   const sent = target(headers, path, connection, input, credentials);
@@ -1012,11 +1017,13 @@ function credentialsOf(connection: IConnection, route: RouteMetadata): [Security
   return out;
 }
 
-/** The media type and body of a request. */
-function encodeBody(encoding: RouteMetadata["encoding"], body: unknown): [string, BodyInit] {
+/** The media type and body of a request (`null`: `fetch` writes it). */
+function encodeBody(encoding: RouteMetadata["encoding"], body: unknown): [string | null, BodyInit] {
   switch (encoding) {
     case "form":
       return ["application/x-www-form-urlencoded", encodeQuery(body)];
+    case "multipart":
+      return [null, encodeFormData(body)];
     case "text":
       return ["text/plain; charset=utf-8", String(body)];
     case "bytes": {
@@ -1136,6 +1143,17 @@ export function check(
         (schema.pattern !== undefined && !matchesPattern(schema.pattern, value))
       ) {
         refuse();
+      }
+      return;
+    }
+    case "file": {
+      if (precisionOnly) return;
+      if (
+        !(value instanceof Blob) ||
+        (schema.maxSize !== undefined && value.size > schema.maxSize) ||
+        (schema.accept !== undefined && !acceptsType(schema.accept, value.type))
+      ) {
+        refuse(schema.e ?? "File");
       }
       return;
     }
@@ -1740,6 +1758,12 @@ export function random(schema: RuntimeSchema, depth: number): unknown {
       return deep || Math.random() < 0.2 || schema.of === undefined ? null : random(schema.of, depth + 1);
     case "ref":
       return randomType(TYPES[schema.ref ?? ""], depth + 1);
+    case "file": {
+      const size = Math.min(schema.maxSize ?? 64, 64);
+      const type = schema.accept?.find((entry) => !entry.includes("*")) ?? "application/octet-stream";
+      const bytes = new Uint8Array(between(0, size)).map(() => between(0, 255));
+      return new Blob([bytes], { type });
+    }
     default:
       return null;
   }
@@ -1810,6 +1834,53 @@ export function encodeQuery(value: unknown): string {
   };
   walk("", value);
   return parts.join("&");
+}
+
+/**
+ * A `multipart/form-data` body as the server decodes it: each file (a
+ * `Blob`) a part with its name (a `File`'s, else `blob`), each text value
+ * a part named as in a query (`author[name]`, `tags[0]`) holding its text
+ * (`42`, `true`); absent and `null` values send no part, nor do empty
+ * lists (the server reads a required list without parts as empty).
+ */
+export function encodeFormData(value: unknown): FormData {
+  const form = new FormData();
+  const walk = (prefix: string, item: unknown): void => {
+    if (item === undefined || item === null) return;
+    if (item instanceof Blob) {
+      // A `File` keeps its name (`File` is global from Node 20 on).
+      const name = "name" in item && typeof item.name === "string" ? item.name : "blob";
+      form.append(prefix, item, name);
+    } else if (Array.isArray(item)) {
+      item.forEach((element, index) => walk(`${prefix}[${index}]`, element));
+    } else if (typeof item === "object") {
+      for (const [key, element] of Object.entries(item)) {
+        walk(prefix === "" ? key : `${prefix}[${key}]`, element);
+      }
+    } else {
+      form.append(prefix, String(item));
+    }
+  };
+  walk("", value);
+  return form;
+}
+
+/**
+ * Whether a file of media type `type` is one `accept` lists, as the server
+ * decides: parameters and case left out, `type/*` and `*\/*` match any
+ * subtype, and a `Blob` without a type is sent (and checked) as
+ * `application/octet-stream`.
+ */
+export function acceptsType(accept: readonly string[], type: string): boolean {
+  if (accept.length === 0) return true;
+  const essence = (type === "" ? "application/octet-stream" : type).split(";")[0]?.trim().toLowerCase() ?? "";
+  const slash = essence.indexOf("/");
+  if (slash < 0) return false;
+  const [kind, subtype] = [essence.slice(0, slash), essence.slice(slash + 1)];
+  return accept.some((entry) => {
+    const [wantKind, wantSubtype] = entry.split("/");
+    return (wantKind === "*" || wantKind === kind) && (wantSubtype === "*" || wantSubtype === subtype);
+  });
 }
 
 /**

@@ -2,9 +2,11 @@
 //! enum representations, recursion, maps, 64-bit integers, `T | null` vs
 //! absent vs both, a defaulted field (input and output shapes differ),
 //! `any`, a nested query and typed headers; and every input and answer
-//! kind besides JSON: forms, text, bytes, cookies, a bearer guard, a
-//! catch-all path, downloads, a redirect, `Created`, an enum of statuses,
-//! `204`, server-sent events, a WebSocket and a route left out of the SDKs.
+//! kind besides JSON: forms, multipart uploads, text, bytes, a streamed
+//! upload, cookies, a bearer guard, a catch-all path, downloads, a file
+//! streamed from disk (ranges, `304`), a redirect, `Created`, an enum of
+//! statuses, `204`, server-sent events, a WebSocket and a route left out of
+//! the SDKs.
 
 use std::collections::BTreeMap;
 
@@ -469,6 +471,102 @@ pub enum Outcome {
     Queued(Ticket),
 }
 
+/// An upload: text fields, a required file, an optional one and a list.
+#[dto]
+pub struct Upload {
+    /// What it is.
+    #[tags(min_length = 1, max_length = 40)]
+    pub title: String,
+    /// How many copies.
+    #[tags(minimum = 1)]
+    pub copies: u32,
+    /// Labels.
+    #[tags(max_items = 3)]
+    pub labels: Vec<String>,
+    /// A picture of at most 64 KiB.
+    #[tags(max_size = 65_536, accept = ["image/png", "image/jpeg"])]
+    pub picture: File,
+    /// A note, if any.
+    #[optional]
+    #[tags(accept = ["text/*"])]
+    pub note: Option<File>,
+    /// Up to three attachments of 1 KiB each.
+    #[tags(max_items = 3, items(max_size = 1024))]
+    pub attachments: Vec<File>,
+}
+
+/// What the server received of an upload.
+#[dto]
+#[derive(Clone, Debug, PartialEq)]
+pub struct Received {
+    /// The title.
+    pub title: String,
+    /// The copies.
+    pub copies: u32,
+    /// The labels.
+    pub labels: Vec<String>,
+    /// The picture.
+    pub picture: ReceivedFile,
+    /// The note.
+    #[optional]
+    pub note: Option<ReceivedFile>,
+    /// The attachments.
+    pub attachments: Vec<ReceivedFile>,
+}
+
+/// One file as the server received it.
+#[dto]
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReceivedFile {
+    /// Its name.
+    pub name: String,
+    /// Its media type.
+    pub media_type: String,
+    /// Its size in bytes.
+    pub size: u64,
+    /// Its bytes as text (lossy).
+    pub text: String,
+}
+
+impl ReceivedFile {
+    async fn of(file: &File) -> Result<Self, ApiError> {
+        let bytes = file.bytes().await.map_err(ApiError::internal)?;
+        Ok(ReceivedFile {
+            name: file.file_name().unwrap_or_default().to_owned(),
+            media_type: file.media_type().to_owned(),
+            size: file.size(),
+            text: String::from_utf8_lossy(&bytes).into_owned(),
+        })
+    }
+}
+
+/// What a streamed upload held.
+#[dto]
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamSum {
+    /// Its size in bytes.
+    pub size: u64,
+    /// The sum of its bytes.
+    pub sum: u64,
+}
+
+/// The bytes of the file `GET kitchen/streamed` answers: 4096 bytes,
+/// `0123456789abcdef` over and over.
+pub fn streamed_bytes() -> Vec<u8> {
+    b"0123456789abcdef".repeat(256)
+}
+
+/// The file `GET kitchen/streamed` answers, written once per process.
+fn streamed_path() -> &'static std::path::Path {
+    static PATH: std::sync::LazyLock<std::path::PathBuf> = std::sync::LazyLock::new(|| {
+        let path =
+            std::env::temp_dir().join(format!("kitchen-streamed-{}.txt", std::process::id()));
+        std::fs::write(&path, streamed_bytes()).expect("the temp dir is writable");
+        path
+    });
+    &PATH
+}
+
 /// The token the moderator guard accepts.
 pub const MODERATOR_TOKEN: &str = "m0d-t0ken";
 
@@ -613,6 +711,50 @@ impl Kitchen {
     #[typed_route::put("bytes")]
     async fn reverse(&self, bytes: Bytes) -> Bytes {
         bytes.iter().rev().copied().collect::<Vec<u8>>().into()
+    }
+
+    /// Receives an upload: text fields and files in one multipart form.
+    #[typed_route::post("uploads")]
+    async fn upload(&self, form: TypedFormData<Upload>) -> Result<Received, ApiError> {
+        let upload = form.into_inner();
+        let mut attachments = Vec::new();
+        for file in &upload.attachments {
+            attachments.push(ReceivedFile::of(file).await?);
+        }
+        let note = match &upload.note {
+            Some(file) => Some(ReceivedFile::of(file).await?),
+            None => None,
+        };
+        Ok(Received {
+            title: upload.title,
+            copies: upload.copies,
+            labels: upload.labels,
+            picture: ReceivedFile::of(&upload.picture).await?,
+            note,
+            attachments,
+        })
+    }
+
+    /// Sums the bytes of a body read as a stream, never held whole.
+    #[typed_route::put("streams", status = 200)]
+    async fn sum(&self, mut body: BodyStream) -> Result<StreamSum, ApiError> {
+        use futures_util::StreamExt;
+        let (mut size, mut sum) = (0u64, 0u64);
+        while let Some(chunk) = body.next().await {
+            let chunk = chunk?;
+            size += chunk.len() as u64;
+            sum += chunk.iter().map(|byte| u64::from(*byte)).sum::<u64>();
+        }
+        Ok(StreamSum { size, sum })
+    }
+
+    /// A text file streamed from disk: `Range` asks for a part of it,
+    /// `If-None-Match` with its `ETag` gets `304`.
+    #[typed_route::get("streamed")]
+    async fn streamed(&self, request: FileRequest) -> Result<StreamedFile, ApiError> {
+        Ok(StreamedFile::open(streamed_path(), &request)
+            .await?
+            .media_type("text/plain"))
     }
 
     /// Answers the cookies it read.

@@ -15,6 +15,7 @@ use framework::prelude::*;
 use uuid::Uuid;
 
 use crate::{
+    attachments::Attachments,
     controller::{article_not_found, password_matches},
     dto::{ArticleErase, ArticleIndexRequest, BbsArticle},
     store::ArticleStore,
@@ -64,12 +65,22 @@ pub enum Erased {
 /// The BBS in a browser.
 pub struct BbsPagesController {
     store: ArticleStore,
+    attachments: Attachments,
 }
 
 impl BbsPagesController {
     /// Pages over `store`.
     pub fn new(store: ArticleStore) -> Self {
-        BbsPagesController { store }
+        BbsPagesController {
+            store,
+            attachments: Attachments::unconfigured(),
+        }
+    }
+
+    /// Removes an erased article's uploaded files from `attachments`.
+    pub fn with_attachments(mut self, attachments: Attachments) -> Self {
+        self.attachments = attachments;
+        self
     }
 
     /// The article, or `404`.
@@ -280,6 +291,7 @@ impl BbsPagesController {
         if !self.store.erase(&section, id).await? {
             return Err(article_not_found(&section, id));
         }
+        self.attachments.remove_article(id).await;
         Ok(Erased::Done(Redirect::see_other(links::section(&section))))
     }
 }

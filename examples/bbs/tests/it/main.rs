@@ -1,6 +1,7 @@
 //! Integration tests of the BBS example: every route and error path through
 //! the in-process client, and over real sockets against the `bbs` binary.
 
+mod attachments;
 mod browser;
 mod deploy;
 mod feed;

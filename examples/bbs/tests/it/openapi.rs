@@ -132,11 +132,31 @@ async fn the_document_describes_every_route_with_its_schemas() {
                 "bbs.articles.update".into()
             ),
             (
+                "/bbs/articles/{section}/{id}/files".into(),
+                "post".into(),
+                "bbs.articles.files.upload".into()
+            ),
+            (
+                "/bbs/articles/{section}/{id}/files/{file}".into(),
+                "get".into(),
+                "bbs.articles.files.download".into()
+            ),
+            (
                 "/bbs/moderation/articles/{section}/{id}".into(),
                 "delete".into(),
                 "bbs.moderation.articles.erase".into()
             ),
         ]
+    );
+    let upload = &document["paths"]["/bbs/articles/{section}/{id}/files"]["post"]["requestBody"]["content"]
+        ["multipart/form-data"];
+    assert_eq!(
+        upload["schema"]["$ref"],
+        "#/components/schemas/ArticleFilesUpload"
+    );
+    assert_eq!(
+        document["components"]["schemas"]["ArticleFilesUpload"]["properties"]["files"]["items"],
+        serde_json::json!({ "type": "string", "format": "binary", "x-max-size": 104857600 })
     );
     let pages: Vec<&str> = document["paths"]
         .as_object()
@@ -152,7 +172,7 @@ async fn the_document_describes_every_route_with_its_schemas() {
     assert_eq!(create["properties"]["title"]["minLength"], 3);
     assert_eq!(create["properties"]["title"]["maxLength"], 50);
     let file = &schemas["AttachmentFile"];
-    assert_eq!(file["properties"]["url"]["format"], "uri");
+    assert_eq!(file["properties"]["url"]["format"], "uri-reference");
     assert_eq!(
         file["properties"]["name"]["type"],
         serde_json::json!(["string", "null"])

@@ -298,7 +298,7 @@ async fn schemathesis_finds_no_server_error_and_no_schema_violation() {
     // ends, so it is read for half a second per case: the events that came
     // by then are checked against the schema.
     let api = schemathesis(&dir, &url, &["--exclude-path-regex", "/events$"]);
-    assert!(api.contains("6 selected / 17 total"), "{api}");
+    assert!(api.contains("8 selected / 19 total"), "{api}");
     assert!(api.contains("passed"), "{api}");
     let feed = schemathesis(
         &dir,
@@ -310,7 +310,7 @@ async fn schemathesis_finds_no_server_error_and_no_schema_violation() {
             "0.5",
         ],
     );
-    assert!(feed.contains("1 selected / 17 total"), "{feed}");
+    assert!(feed.contains("1 selected / 19 total"), "{feed}");
     assert!(feed.contains("passed"), "{feed}");
 }
 

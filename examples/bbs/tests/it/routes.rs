@@ -427,6 +427,13 @@ async fn the_routes_metadata_matches_the_contract(backend: Backend) {
                 "/bbs/moderation/articles/:section/:id",
                 204
             ),
+            ("upload", "POST", "/bbs/articles/:section/:id/files", 201),
+            (
+                "download",
+                "GET",
+                "/bbs/articles/:section/:id/files/:file",
+                200
+            ),
             ("sections_page", "GET", "/", 200),
             ("open_section", "GET", "/sections", 303),
             ("section_page", "GET", "/sections/:section", 200),
@@ -507,7 +514,7 @@ async fn create_lists_every_constraint_error_with_its_path(backend: Backend) {
             ),
             (
                 "$input.files[2].url",
-                r#"string & Format<"uri">"#,
+                r#"string & Format<"uri-reference">"#,
                 Some(json!("not a url"))
             ),
         ]

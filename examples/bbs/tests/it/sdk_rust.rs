@@ -394,3 +394,131 @@ async fn the_live_feed_through_the_rust_sdk() {
         Ok(_) => panic!("a Last-Event-ID that is not an event id is refused"),
     }
 }
+
+/// Files uploaded to an article through the Rust SDK: listed in the new
+/// snapshot, downloaded whole and in part, refused with the server's
+/// documented errors.
+#[tokio::test]
+async fn files_are_uploaded_and_downloaded_through_the_rust_sdk() {
+    use bbs_sdk::{
+        ArticleFilesUpload, FileConditions, UploadFile, answers::BbsArticlesFilesDownload,
+    };
+
+    let server = Served::start().await;
+    let client = Client::new(server.url());
+    let articles = client.bbs().articles();
+    let section = "free talk/ünïcode?&#";
+    let article = articles
+        .create(section, &create_input("with files", ArticleFormat::Md))
+        .await
+        .unwrap();
+    let upload = |password: &str, files: Vec<UploadFile>| ArticleFilesUpload {
+        password: password.to_owned(),
+        files,
+    };
+    let snapshot = articles
+        .files()
+        .upload(
+            section,
+            article.id,
+            &upload(
+                "correct horse",
+                vec![
+                    UploadFile::from_bytes("photo.png", vec![0x89, b'P', b'N', b'G'])
+                        .media_type("image/png"),
+                    UploadFile::from_bytes("notes.txt", "first line\n").media_type("text/plain"),
+                ],
+            ),
+        )
+        .await
+        .unwrap();
+    assert_eq!(snapshot.files.len(), 4);
+    assert_eq!(snapshot.files[3].name.as_deref(), Some("notes"));
+    assert_eq!(snapshot.files[3].extension.as_deref(), Some("txt"));
+    let file: uuid::Uuid = snapshot.files[2]
+        .url
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let whole = articles
+        .files()
+        .download(section, article.id, file, &FileConditions::default())
+        .await
+        .unwrap();
+    let BbsArticlesFilesDownload::Status200(whole) = whole else {
+        panic!("expected 200, got {whole:?}");
+    };
+    assert_eq!(whole.body.as_ref(), [0x89, b'P', b'N', b'G']);
+    assert_eq!(whole.header("content-type"), Some("image/png"));
+    let range = FileConditions {
+        range: Some("bytes=1-3".to_owned()),
+        ..FileConditions::default()
+    };
+    let part = articles
+        .files()
+        .download(section, article.id, file, &range)
+        .await
+        .unwrap();
+    let BbsArticlesFilesDownload::Status206(part) = part else {
+        panic!("expected 206, got {part:?}");
+    };
+    assert_eq!(part.body.as_ref(), b"PNG");
+    assert_eq!(part.content_range(), Some("bytes 1-3/4"));
+
+    let wrong = articles
+        .files()
+        .upload(
+            section,
+            article.id,
+            &upload(
+                "guess",
+                vec![UploadFile::from_bytes("a.txt", "a").media_type("text/plain")],
+            ),
+        )
+        .await
+        .unwrap_err();
+    assert_api_error(wrong, 403, "wrong_password");
+    let html = articles
+        .files()
+        .upload(
+            section,
+            article.id,
+            &upload(
+                "correct horse",
+                vec![UploadFile::from_bytes("page.html", "<script>").media_type("text/html")],
+            ),
+        )
+        .await
+        .unwrap_err();
+    let problem = assert_api_error(html, 400, "invalid_body");
+    assert_eq!(problem.errors[0].path, "$input.files[0]");
+    let large = articles
+        .files()
+        .upload(
+            section,
+            article.id,
+            &upload(
+                "correct horse",
+                vec![
+                    UploadFile::from_bytes("big.txt", vec![b'x'; 11 * 1024 * 1024])
+                        .media_type("text/plain"),
+                ],
+            ),
+        )
+        .await
+        .unwrap_err();
+    assert_api_error(large, 413, "file_too_large");
+    let missing = articles
+        .files()
+        .download(
+            section,
+            article.id,
+            uuid::Uuid::new_v4(),
+            &FileConditions::default(),
+        )
+        .await
+        .unwrap_err();
+    assert_api_error(missing, 404, "not_found");
+}

@@ -51,6 +51,20 @@ pub async fn app_on(backend: Backend) -> (App, TestDatabase) {
     (bbs::app(store).unwrap(), database)
 }
 
+/// An app on a fresh database on `backend` that keeps uploads in a
+/// temporary directory (returned) with `config`'s limits.
+pub async fn app_with_uploads(
+    backend: Backend,
+    config: bbs::AttachmentConfig,
+) -> (App, TestDatabase, TempDir) {
+    let database = TestDatabase::new(backend).await;
+    let store = ArticleStore::open(&database.url).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let attachments = bbs::Attachments::new(dir.path(), config);
+    let app = bbs::app_with_attachments(store, bbs::ModeratorToken::unset(), attachments).unwrap();
+    (app, database, dir)
+}
+
 /// Runs each named test, an `async fn(Backend)` of the calling module, on
 /// both backends: `on_both_backends!(a, b)` defines the tests `sqlite::a`,
 /// `postgres::a`, `sqlite::b` and `postgres::b`.
@@ -198,7 +212,9 @@ impl Served {
         let dir = tempfile::tempdir().unwrap();
         let store = ArticleStore::open(&database_url(&dir)).await.unwrap();
         let token = bbs::ModeratorToken::new(MODERATOR_TOKEN).unwrap();
-        Served::app(bbs::app_with(store, token).unwrap(), Some(dir)).await
+        let attachments = bbs::Attachments::new(dir.path().join("attachments"), Default::default());
+        let app = bbs::app_with_attachments(store, token, attachments).unwrap();
+        Served::app(app, Some(dir)).await
     }
 
     /// The BBS app over a database that cannot be opened: every route that

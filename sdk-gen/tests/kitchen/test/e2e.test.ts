@@ -3,7 +3,9 @@
 // encoding and typed headers round-trip; 64-bit integers beyond 2^53 are
 // refused instead of rounded; forms, text, bytes, cookies, credentials,
 // catch-all paths, downloads, redirects, `Created` and several success
-// statuses go through as their media types say. Run by
+// statuses go through as their media types say; multipart uploads, a
+// streamed upload and a file streamed back (200, 206 for a range, 304)
+// too. Run by
 // `cargo test -p sdk-gen --test kitchen`.
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -18,6 +20,7 @@ import api, {
   type EverythingInput,
   type IConnection,
   type Tree,
+  type Upload,
 } from "../typescript/src/index.js";
 
 const kitchen = api.functional.kitchen;
@@ -239,7 +242,7 @@ test("several success statuses: the union of their data, propagate tells them ap
 test("a route marked sdk = false is not in the SDK", () => {
   assert.equal("page" in kitchen, false);
   assert.deepEqual(Object.keys(kitchen).sort(), [
-    "bytes", "chat", "cookies", "echo", "files", "formats", "forms", "go", "headers", "jobs", "limits", "moderation", "numbers", "patterns", "query", "text", "ticks", "trees",
+    "bytes", "chat", "cookies", "echo", "files", "formats", "forms", "go", "headers", "jobs", "limits", "moderation", "numbers", "patterns", "query", "streamed", "streams", "text", "ticks", "trees", "uploads",
   ]);
 });
 
@@ -410,4 +413,113 @@ test("aborting the connection's signal ends a socket's iteration and closes it",
   );
   assert.deepEqual(heard, ["first"]);
   assert.equal((await socket.closed).code, 1000);
+});
+
+const text = (bytes: Uint8Array | undefined): string => new TextDecoder().decode(bytes);
+
+function upload(): Upload {
+  return {
+    title: "holiday ü & co",
+    copies: 2,
+    labels: ["a b", "c"],
+    picture: new File([new Uint8Array([80, 78, 71, 33])], "sea.png", { type: "image/png" }),
+    note: new Blob(["a note"], { type: "text/plain" }),
+    attachments: [new File(["one"], "1.txt"), new Blob([new Uint8Array([0, 1, 2])])],
+  };
+}
+
+test("a multipart upload sends text fields and files as the server reads them", async () => {
+  const received = await kitchen.uploads.upload(connection(), upload());
+  assert.deepEqual(received, {
+    title: "holiday ü & co",
+    copies: 2,
+    labels: ["a b", "c"],
+    picture: { name: "sea.png", media_type: "image/png", size: 4, text: "PNG!" },
+    note: { name: "blob", media_type: "text/plain", size: 6, text: "a note" },
+    attachments: [
+      { name: "1.txt", media_type: "application/octet-stream", size: 3, text: "one" },
+      { name: "blob", media_type: "application/octet-stream", size: 3, text: "\u0000\u0001\u0002" },
+    ],
+  });
+  const { note: _note, ...without } = upload();
+  const bare = await kitchen.uploads.upload(connection(), { ...without, labels: [], attachments: [] });
+  assert.equal("note" in bare, false);
+  assert.deepEqual([bare.labels, bare.attachments], [[], []]);
+});
+
+test("a refused upload lists every problem; a file over its limit is 413", async () => {
+  const wrong = { ...upload(), picture: new Blob(["GIF89a"], { type: "image/gif" }), copies: 0 };
+  const refused = await status(kitchen.uploads.upload(connection(), wrong));
+  assert.equal(refused.status, 400);
+  assert.deepEqual(
+    refused.problem?.errors?.map((issue) => [issue.path, issue.expected]),
+    [
+      ["$input.picture", 'File & MaxSize<65536> & Accept<"image/png, image/jpeg">'],
+      ["$input.copies", 'number & Type<"uint32"> & Minimum<1>'],
+    ],
+  );
+  // The client's own check gives the server's verdict, paths and all.
+  const checked = await status(kitchen.uploads.upload({ ...connection(), validate: true }, wrong));
+  assert.equal(checked.status, 400);
+  assert.deepEqual(
+    checked.problem?.errors?.map((issue) => [issue.path, issue.expected]),
+    [
+      ["$input.copies", 'number & Type<"uint32"> & Minimum<1>'],
+      ["$input.picture", 'File & MaxSize<65536> & Accept<"image/png, image/jpeg">'],
+    ],
+  );
+  const big = { ...upload(), attachments: [new Blob([new Uint8Array(2000)])] };
+  const tooLarge = await status(kitchen.uploads.upload(connection(), big));
+  assert.equal(tooLarge.status, 413);
+  assert.equal(tooLarge.problem?.code, "file_too_large");
+  assert.equal(tooLarge.problem?.errors?.[0]?.path, "$input.attachments[0]");
+  const many = await status(kitchen.uploads.upload({ ...connection(), validate: true }, { ...upload(), attachments: [1, 2, 3, 4].map(() => new Blob(["x"])) }));
+  assert.deepEqual(many.problem?.errors?.map((issue) => issue.path), ["$input.attachments"]);
+});
+
+test("simulate checks an upload and answers a random receipt", async () => {
+  const simulated = await kitchen.uploads.upload({ ...connection(), simulate: true }, upload());
+  assert.equal(typeof simulated.title, "string");
+  assert.equal(typeof simulated.picture.size, "number");
+  const refused = await status(kitchen.uploads.upload({ ...connection(), simulate: true }, { ...upload(), picture: new Blob([new Uint8Array(70000)], { type: "image/png" }) }));
+  assert.equal(refused.status, 400);
+  assert.deepEqual(refused.problem?.errors?.map((issue) => issue.path), ["$input.picture"]);
+});
+
+test("a streamed upload is summed as it arrives; over the body limit it is 413", async () => {
+  const bytes = new Uint8Array(1024 * 1024).map((_, index) => index % 251);
+  const sum = bytes.reduce((total, byte) => total + byte, 0);
+  assert.deepEqual(await kitchen.streams.sum(connection(), bytes), { size: bytes.length, sum });
+  assert.deepEqual(await kitchen.streams.sum(connection(), new Blob([bytes, bytes])), { size: 2 * bytes.length, sum: 2 * sum });
+  const tooLarge = await status(kitchen.streams.sum(connection(), new Uint8Array(3 * 1024 * 1024)));
+  assert.equal(tooLarge.status, 413);
+  assert.equal(tooLarge.problem?.code, "payload_too_large");
+});
+
+test("a streamed file: 200 with its length, 206 for a range, 304 for a current copy", async () => {
+  const whole = await kitchen.streamed.streamed.propagate(connection(), {});
+  assert.equal(whole.status, 200);
+  if (!whole.success) return assert.fail("expected 200");
+  assert.equal(whole.headers?.["content-length"], "4096");
+  assert.equal(whole.headers?.["accept-ranges"], "bytes");
+  assert.equal(text(whole.data).slice(0, 20), "0123456789abcdef0123");
+  const etag = whole.headers?.["etag"] ?? "";
+  assert.match(etag, /^"[0-9a-f-]+"$/);
+
+  const part = await kitchen.streamed.streamed.propagate(connection(), { range: "bytes=16-35" });
+  assert.equal(part.status, 206);
+  assert.equal(part.success && part.headers?.["content-range"], "bytes 16-35/4096");
+  assert.equal(text(part.data as Uint8Array), "0123456789abcdef0123");
+  assert.equal(text(await kitchen.streamed.streamed(connection(), { range: "bytes=-4" })), "cdef");
+
+  const current = await kitchen.streamed.streamed.propagate(connection(), { "if-none-match": etag });
+  assert.deepEqual([current.status, current.data], [304, undefined]);
+  assert.equal(await kitchen.streamed.streamed(connection(), { "if-none-match": etag }), undefined);
+  const changed = await kitchen.streamed.streamed.propagate(connection(), { range: "bytes=0-3", "if-range": '"other"' });
+  assert.equal(changed.status, 200);
+
+  const beyond = await status(kitchen.streamed.streamed(connection(), { range: "bytes=5000-" }));
+  assert.equal(beyond.status, 416);
+  assert.equal(beyond.problem?.code, "range_not_satisfiable");
+  assert.equal(beyond.headers["content-range"], "bytes */4096");
 });

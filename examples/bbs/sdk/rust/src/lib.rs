@@ -289,6 +289,13 @@ impl<'a> BbsArticlesApi<'a> {
         }
     }
 
+    /// The routes under `bbs.articles.files`.
+    pub fn files(&self) -> BbsArticlesFilesApi<'a> {
+        BbsArticlesFilesApi {
+            client: self.client,
+        }
+    }
+
     /// List a section's articles, a page at a time.
     ///
     /// Filters match part of the writer, title or body, ignoring ASCII case;
@@ -510,6 +517,115 @@ impl<'a> BbsArticlesEventsApi<'a> {
     }
 }
 
+/// The routes under `bbs.articles.files`.
+#[derive(Clone, Copy, Debug)]
+pub struct BbsArticlesFilesApi<'a> {
+    client: &'a Client,
+}
+
+impl<'a> BbsArticlesFilesApi<'a> {
+    /// Attach files to an article; needs the writer's password.
+    ///
+    /// The files are stored, and a new snapshot of the article's current
+    /// content lists them after its current files, each with its URL
+    /// (`/bbs/articles/<section>/<id>/files/<file>`): history is never
+    /// rewritten. The server's limits (`BBS_ATTACHMENT_MAX_BYTES`,
+    /// `BBS_ATTACHMENT_MAX_FILES`, `BBS_ATTACHMENT_TYPES`) apply as the
+    /// files arrive.
+    ///
+    /// `POST /bbs/articles/:section/:id/files`
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 403: The password does not match the article's.
+    /// - [`Error::Api`] 404: No such article in this section.
+    /// - [`Error::Api`] 409: The article would list more than 100 files.
+    /// - [`Error::Api`] 413: The body is larger than the limit, or a file than its `max_size`.
+    /// - [`Error::Api`] 415: The body is not `multipart/form-data`.
+    /// - [`Error::Api`] 503: The article store is unavailable, or uploads are off.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn upload(
+        &self,
+        section: &str,
+        id: uuid::Uuid,
+        input: &ArticleFilesUpload,
+    ) -> Result<ArticleSnapshot, Error> {
+        let client = self.client;
+        let request = client.request(
+            reqwest::Method::POST,
+            &[
+                "bbs",
+                "articles",
+                crate::segment(&section).as_str(),
+                crate::segment(&id).as_str(),
+                "files",
+            ],
+            None,
+        );
+        let mut form = reqwest::multipart::Form::new();
+        form = crate::form_text(form, "password", &input.password)?;
+        for file in &input.files {
+            form = crate::form_file(form, "files", file).await?;
+        }
+        let request = request.multipart(form);
+        let (status, body) = crate::exchange(request).await?;
+        match status {
+            201 => crate::decode(status, body),
+            _ => Err(crate::failure(
+                status,
+                body,
+                &[400, 403, 404, 409, 413, 415, 503],
+            )),
+        }
+    }
+
+    /// Download a file uploaded to an article, streamed from disk with the media type it was uploaded with (`Range` and `If-None-Match` honoured).
+    ///
+    /// `GET /bbs/articles/:section/:id/files/:file`
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 404: No such file of this article.
+    /// - [`Error::Api`] 416: The `Range` starts beyond the file's end; `Content-Range: bytes */<length>` gives the length.
+    /// - [`Error::Api`] 503: The article store is unavailable, or uploads are off.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn download(
+        &self,
+        section: &str,
+        id: uuid::Uuid,
+        file: uuid::Uuid,
+        headers: &FileConditions,
+    ) -> Result<answers::BbsArticlesFilesDownload, Error> {
+        let client = self.client;
+        let request = client.request(
+            reqwest::Method::GET,
+            &[
+                "bbs",
+                "articles",
+                crate::segment(&section).as_str(),
+                crate::segment(&id).as_str(),
+                "files",
+                crate::segment(&file).as_str(),
+            ],
+            None,
+        );
+        let request = crate::headers(request, headers)?;
+        let answer = crate::receive(request).await?;
+        match answer.status {
+            200 => {
+                crate::Answer::download(answer).map(answers::BbsArticlesFilesDownload::Status200)
+            }
+            206 => {
+                crate::Answer::download(answer).map(answers::BbsArticlesFilesDownload::Status206)
+            }
+            304 => {
+                crate::Answer::empty(answer).map(|()| answers::BbsArticlesFilesDownload::Status304)
+            }
+            _ => Err(answer.failure(&[400, 404, 416, 503])),
+        }
+    }
+}
+
 /// The routes under `bbs.moderation`.
 #[derive(Clone, Copy, Debug)]
 pub struct BbsModerationApi<'a> {
@@ -644,6 +760,119 @@ fn octets(request: reqwest::RequestBuilder, input: Bytes) -> reqwest::RequestBui
         .header(reqwest::header::CONTENT_TYPE, "application/octet-stream")
         .body(input)
 }
+/// A file to send in a `multipart/form-data` form: bytes in memory, or a
+/// file on disk read as it is sent.
+///
+/// ```
+/// # use bbs_sdk::UploadFile;
+/// let note = UploadFile::from_bytes("note.txt", "hello").media_type("text/plain");
+/// assert_eq!(note.file_name(), "note.txt");
+/// let photo = UploadFile::from_path("photos/sea.png");
+/// assert_eq!(photo.file_name(), "sea.png");
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct UploadFile {
+    file_name: String,
+    media_type: Option<String>,
+    source: UploadSource,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum UploadSource {
+    Bytes(Bytes),
+    Path(std::path::PathBuf),
+}
+
+impl UploadFile {
+    /// A file of `bytes` named `file_name`; sent without a media type (the
+    /// server reads `application/octet-stream`) unless
+    /// [`media_type`](Self::media_type) gives one.
+    pub fn from_bytes(file_name: impl Into<String>, bytes: impl Into<Bytes>) -> Self {
+        UploadFile {
+            file_name: file_name.into(),
+            media_type: None,
+            source: UploadSource::Bytes(bytes.into()),
+        }
+    }
+
+    /// The file at `path`, streamed from disk when sent: named after the
+    /// path's last component, its media type guessed from its extension
+    /// unless [`media_type`](Self::media_type) gives one.
+    pub fn from_path(path: impl Into<std::path::PathBuf>) -> Self {
+        let path = path.into();
+        let file_name = path
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        UploadFile {
+            file_name,
+            media_type: None,
+            source: UploadSource::Path(path),
+        }
+    }
+
+    /// Sends the file with this media type (`image/png`).
+    pub fn media_type(mut self, media_type: impl Into<String>) -> Self {
+        self.media_type = Some(media_type.into());
+        self
+    }
+
+    /// Sends the file under this name.
+    pub fn with_file_name(mut self, file_name: impl Into<String>) -> Self {
+        self.file_name = file_name.into();
+        self
+    }
+
+    /// The name the file is sent under.
+    pub fn file_name(&self) -> &str {
+        &self.file_name
+    }
+}
+
+/// Adds a file part named `name`.
+async fn form_file(
+    form: reqwest::multipart::Form,
+    name: &str,
+    file: &UploadFile,
+) -> Result<reqwest::multipart::Form, Error> {
+    let part = match &file.source {
+        UploadSource::Bytes(bytes) => {
+            reqwest::multipart::Part::stream_with_length(bytes.clone(), bytes.len() as u64)
+        }
+        UploadSource::Path(path) => reqwest::multipart::Part::file(path)
+            .await
+            .map_err(|err| Error::Encode(format!("{}: {err}", path.display())))?,
+    };
+    let part = part.file_name(file.file_name.clone());
+    let part = match &file.media_type {
+        Some(media_type) => part
+            .mime_str(media_type)
+            .map_err(|err| Error::Encode(err.to_string()))?,
+        None => part,
+    };
+    Ok(form.part(name.to_owned(), part))
+}
+
+/// Adds the text parts of a field, named as the server reads a form
+/// (serde_qs: `author[name]`, `tags[0]`), numbers and booleans as text.
+fn form_text<T: Serialize + ?Sized>(
+    mut form: reqwest::multipart::Form,
+    name: &str,
+    value: &T,
+) -> Result<reqwest::multipart::Form, Error> {
+    let field = std::collections::BTreeMap::from([(name, value)]);
+    let pairs = serde_qs::to_string(&field).map_err(|err| Error::Encode(err.to_string()))?;
+    let decode = |text: &str| {
+        percent_encoding::percent_decode_str(&text.replace('+', " "))
+            .decode_utf8_lossy()
+            .into_owned()
+    };
+    for pair in pairs.split('&').filter(|pair| !pair.is_empty()) {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        form = form.text(decode(key), decode(value));
+    }
+    Ok(form)
+}
 
 /// The fields of a cookies struct as `name`, `value` pairs.
 #[allow(dead_code)]
@@ -759,6 +988,36 @@ pub struct Redirect {
     pub status: u16,
     /// Where it points, as the server wrote it.
     pub location: String,
+}
+
+/// Bytes answered with the headers that describe them: a file's
+/// `Content-Type`, `Content-Disposition`, `ETag`, `Last-Modified`, and for a
+/// part of it (`206`) its `Content-Range`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Download {
+    /// The bytes.
+    pub body: Bytes,
+    /// Every header of the answer.
+    pub headers: reqwest::header::HeaderMap,
+}
+
+impl Download {
+    /// A header's value, if it is text.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|value| value.to_str().ok())
+    }
+
+    /// The file's version (`ETag`), to send back as `If-None-Match` or
+    /// `If-Range`.
+    pub fn etag(&self) -> Option<&str> {
+        self.header("etag")
+    }
+
+    /// Which bytes of the file these are (`Content-Range` of a `206`):
+    /// `bytes 0-1023/4096`.
+    pub fn content_range(&self) -> Option<&str> {
+        self.header("content-range")
+    }
 }
 
 /// An answer with the `Location` of what it made (`201 Created`).
@@ -960,6 +1219,13 @@ impl Answer {
         Ok(self.body)
     }
 
+    fn download(self) -> Result<Download, Error> {
+        Ok(Download {
+            body: self.body,
+            headers: self.headers,
+        })
+    }
+
     fn empty(self) -> Result<(), Error> {
         Ok(())
     }
@@ -1029,6 +1295,30 @@ fn failure(status: u16, body: String, documented: &[u16]) -> Error {
         },
     }
 }
+/// What routes with several success answers answer: one enum per route,
+/// a variant per status.
+pub mod answers {
+    #[allow(unused_imports)]
+    use crate::*;
+
+    /// What `bbs.articles.files.download` answers on success, by status.
+    #[derive(Clone, Debug, PartialEq)]
+    pub enum BbsArticlesFilesDownload {
+        /// OK
+        ///
+        /// HTTP 200.
+        Status200(crate::Download),
+        /// The part of the file the `Range` asked for.
+        ///
+        /// HTTP 206.
+        Status206(crate::Download),
+        /// The copy named by `If-None-Match` or `If-Modified-Since` is current.
+        ///
+        /// HTTP 304.
+        Status304,
+    }
+}
+
 /// A property that may be absent and may be `null`: absent is `None`,
 /// `null` is `Some(None)`.
 #[allow(dead_code)]

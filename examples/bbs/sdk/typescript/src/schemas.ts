@@ -188,6 +188,39 @@ export const TYPES: Record<string, RuntimeType> = {
     "k": "object",
     "strict": false
   },
+  "ArticleFilesUpload": {
+    "fields": [
+      {
+        "always": true,
+        "name": "password",
+        "required": true,
+        "schema": {
+          "e": "string & Format<\"password\"> & MaxLength<256>",
+          "format": "password",
+          "k": "string",
+          "maxLength": 256
+        }
+      },
+      {
+        "always": true,
+        "name": "files",
+        "required": true,
+        "schema": {
+          "e": "Array<File & MaxSize<104857600>> & MinItems<1> & MaxItems<20>",
+          "items": {
+            "e": "File & MaxSize<104857600>",
+            "k": "file",
+            "maxSize": 104857600
+          },
+          "k": "array",
+          "maxItems": 20,
+          "minItems": 1
+        }
+      }
+    ],
+    "k": "object",
+    "strict": false
+  },
   "ArticleFormat": {
     "k": "enum",
     "values": [
@@ -524,8 +557,8 @@ export const TYPES: Record<string, RuntimeType> = {
         "name": "url",
         "required": true,
         "schema": {
-          "e": "string & Format<\"uri\">",
-          "format": "uri",
+          "e": "string & Format<\"uri-reference\">",
+          "format": "uri-reference",
           "k": "string"
         }
       }
@@ -584,6 +617,48 @@ export const TYPES: Record<string, RuntimeType> = {
         "schema": {
           "e": "string & Format<\"date-time\">",
           "format": "date-time",
+          "k": "string"
+        }
+      }
+    ],
+    "k": "object",
+    "strict": false
+  },
+  "FileConditions": {
+    "fields": [
+      {
+        "always": false,
+        "name": "range",
+        "required": false,
+        "schema": {
+          "e": "string",
+          "k": "string"
+        }
+      },
+      {
+        "always": false,
+        "name": "if-range",
+        "required": false,
+        "schema": {
+          "e": "string",
+          "k": "string"
+        }
+      },
+      {
+        "always": false,
+        "name": "if-none-match",
+        "required": false,
+        "schema": {
+          "e": "string",
+          "k": "string"
+        }
+      },
+      {
+        "always": false,
+        "name": "if-modified-since",
+        "required": false,
+        "schema": {
+          "e": "string",
           "k": "string"
         }
       }

@@ -294,8 +294,9 @@ export interface AttachmentFile {
    */
   extension: string | null;
   /**
-   * Where the file is.
-   * @format uri
+   * Where the file is: a URL of its own, or, for a file uploaded to this
+   * server, its path here (`/bbs/articles/free/<id>/files/<file>`).
+   * @format uri-reference
    */
   url: string;
 }
@@ -379,4 +380,50 @@ export interface ArticleErase {
    * @maxLength 256
    */
   password: string;
+}
+
+/**
+ * Files to attach to an article, as a `multipart/form-data` form.
+ */
+export interface ArticleFilesUpload {
+  /**
+   * The password given when the article was created.
+   * @format password
+   * @maxLength 256
+   */
+  password: string;
+  /**
+   * The files, each a part named `files`. The server's limits (size,
+   * count, media types; see the README) may be tighter than these.
+   * @minItems 1
+   * @maxItems 20
+   */
+  files: Array<Blob | File>;
+}
+
+/**
+ * The headers a [`FileRequest`] reads, as its route documents them: the
+ * OpenAPI document's header parameters, and the typed headers a call takes
+ * in the SDKs. Every one may be left out.
+ */
+export interface FileConditions {
+  /**
+   * One range of bytes to send (`206`): `bytes=0-1023`, `bytes=1024-`,
+   * `bytes=-500` (the last 500).
+   */
+  range?: string;
+  /**
+   * The `ETag` (or `Last-Modified` date) of the file the `Range` is of:
+   * when the file changed since, all of it is sent.
+   */
+  "if-range"?: string;
+  /**
+   * The `ETag`s of copies the client holds: `304` when one is current.
+   */
+  "if-none-match"?: string;
+  /**
+   * The `Last-Modified` date of the client's copy: `304` when the file
+   * did not change since (`If-None-Match` wins when both are sent).
+   */
+  "if-modified-since"?: string;
 }

@@ -219,3 +219,51 @@ test("the live feed: typed events as they come, resumed with Last-Event-ID or af
     "invalid_last_event_id",
   );
 });
+
+test("files are uploaded to an article, listed and downloaded", async () => {
+  const connection: IConnection = { host: env("BBS_URL") };
+  const article = await articles.create(connection, section, createInput("with files", "md"));
+  const picture = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], "photo.png", { type: "image/png" });
+  const notes = new Blob(["first line\n"], { type: "text/plain" });
+  const snapshot = await articles.files.upload(connection, section, article.id, {
+    password: "correct horse",
+    files: [picture, notes],
+  });
+  assert.equal(snapshot.files.length, 4);
+  assert.deepEqual(
+    snapshot.files.slice(2).map((file) => [file.name, file.extension]),
+    [["photo", "png"], ["blob", null]],
+  );
+  const url = snapshot.files[2]?.url ?? "";
+  const fileId = url.split("/").pop() ?? "";
+  assert.equal(url, `/bbs/articles/${encodeURIComponent(section)}/${article.id}/files/${fileId}`);
+  const whole = await articles.files.download.propagate(connection, section, article.id, fileId, {});
+  assert.equal(whole.status, 200);
+  assert.ok(whole.success);
+  assert.equal(whole.headers?.["content-type"], "image/png");
+  assert.deepEqual([...(whole.data ?? [])], [0x89, 0x50, 0x4e, 0x47]);
+  const part = await articles.files.download(connection, section, article.id, fileId, { range: "bytes=1-3" });
+  assert.equal(new TextDecoder().decode(part), "PNG");
+
+  await refused(
+    articles.files.upload(connection, section, article.id, { password: "guess", files: [notes] }),
+    403,
+    "wrong_password",
+  );
+  const html = new Blob(["<script>"], { type: "text/html" });
+  const wrongType = await refused(
+    articles.files.upload(connection, section, article.id, { password: "correct horse", files: [html] }),
+    400,
+    "invalid_body",
+  );
+  assert.deepEqual(wrongType.problem?.errors?.map((issue) => issue.path), ["$input.files[0]"]);
+  const tooLarge = await refused(
+    articles.files.upload(connection, section, article.id, {
+      password: "correct horse",
+      files: [new Blob([new Uint8Array(11 * 1024 * 1024)], { type: "text/plain" })],
+    }),
+    413,
+    "file_too_large",
+  );
+  assert.equal(tooLarge.problem?.errors?.[0]?.path, "$input.files[0]");
+});

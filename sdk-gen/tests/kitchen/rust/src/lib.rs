@@ -387,6 +387,20 @@ impl<'a> KitchenApi<'a> {
         }
     }
 
+    /// The routes under `kitchen.streamed`.
+    pub fn streamed(&self) -> KitchenStreamedApi<'a> {
+        KitchenStreamedApi {
+            client: self.client,
+        }
+    }
+
+    /// The routes under `kitchen.streams`.
+    pub fn streams(&self) -> KitchenStreamsApi<'a> {
+        KitchenStreamsApi {
+            client: self.client,
+        }
+    }
+
     /// The routes under `kitchen.text`.
     pub fn text(&self) -> KitchenTextApi<'a> {
         KitchenTextApi {
@@ -404,6 +418,13 @@ impl<'a> KitchenApi<'a> {
     /// The routes under `kitchen.trees`.
     pub fn trees(&self) -> KitchenTreesApi<'a> {
         KitchenTreesApi {
+            client: self.client,
+        }
+    }
+
+    /// The routes under `kitchen.uploads`.
+    pub fn uploads(&self) -> KitchenUploadsApi<'a> {
+        KitchenUploadsApi {
             client: self.client,
         }
     }
@@ -539,7 +560,7 @@ impl<'a> KitchenFilesApi<'a> {
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
-    pub async fn file(&self, path: &str) -> Result<crate::Bytes, Error> {
+    pub async fn file(&self, path: &str) -> Result<crate::Download, Error> {
         let client = self.client;
         let request = client.request(
             reqwest::Method::GET,
@@ -548,7 +569,7 @@ impl<'a> KitchenFilesApi<'a> {
         );
         let answer = crate::receive(request).await?;
         match answer.status {
-            200 => crate::Answer::bytes(answer),
+            200 => crate::Answer::download(answer),
             _ => Err(answer.failure(&[400])),
         }
     }
@@ -845,6 +866,66 @@ impl<'a> KitchenQueryApi<'a> {
     }
 }
 
+/// The routes under `kitchen.streamed`.
+#[derive(Clone, Copy, Debug)]
+pub struct KitchenStreamedApi<'a> {
+    client: &'a Client,
+}
+
+impl<'a> KitchenStreamedApi<'a> {
+    /// A text file streamed from disk: `Range` asks for a part of it, `If-None-Match` with its `ETag` gets `304`.
+    ///
+    /// `GET /kitchen/streamed`
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 416: The `Range` starts beyond the file's end; `Content-Range: bytes */<length>` gives the length.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn streamed(
+        &self,
+        headers: &FileConditions,
+    ) -> Result<answers::KitchenStreamedStreamed, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::GET, &["kitchen", "streamed"], None);
+        let request = crate::headers(request, headers)?;
+        let answer = crate::receive(request).await?;
+        match answer.status {
+            200 => crate::Answer::download(answer).map(answers::KitchenStreamedStreamed::Status200),
+            206 => crate::Answer::download(answer).map(answers::KitchenStreamedStreamed::Status206),
+            304 => {
+                crate::Answer::empty(answer).map(|()| answers::KitchenStreamedStreamed::Status304)
+            }
+            _ => Err(answer.failure(&[400, 416])),
+        }
+    }
+}
+
+/// The routes under `kitchen.streams`.
+#[derive(Clone, Copy, Debug)]
+pub struct KitchenStreamsApi<'a> {
+    client: &'a Client,
+}
+
+impl<'a> KitchenStreamsApi<'a> {
+    /// Sums the bytes of a body read as a stream, never held whole.
+    ///
+    /// `PUT /kitchen/streams`
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 413: The body is larger than the limit.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn sum(&self, input: impl Into<crate::Bytes>) -> Result<StreamSum, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::PUT, &["kitchen", "streams"], None);
+        let request = crate::octets(request, input.into());
+        let (status, body) = crate::exchange(request).await?;
+        match status {
+            200 => crate::decode(status, body),
+            _ => Err(crate::failure(status, body, &[413])),
+        }
+    }
+}
+
 /// The routes under `kitchen.text`.
 #[derive(Clone, Copy, Debug)]
 pub struct KitchenTextApi<'a> {
@@ -932,6 +1013,45 @@ impl<'a> KitchenTreesApi<'a> {
     }
 }
 
+/// The routes under `kitchen.uploads`.
+#[derive(Clone, Copy, Debug)]
+pub struct KitchenUploadsApi<'a> {
+    client: &'a Client,
+}
+
+impl<'a> KitchenUploadsApi<'a> {
+    /// Receives an upload: text fields and files in one multipart form.
+    ///
+    /// `POST /kitchen/uploads`
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 413: The body is larger than the limit, or a file than its `max_size`.
+    /// - [`Error::Api`] 415: The body is not `multipart/form-data`.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn upload(&self, input: &Upload) -> Result<Received, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::POST, &["kitchen", "uploads"], None);
+        let mut form = reqwest::multipart::Form::new();
+        form = crate::form_text(form, "title", &input.title)?;
+        form = crate::form_text(form, "copies", &input.copies)?;
+        form = crate::form_text(form, "labels", &input.labels)?;
+        form = crate::form_file(form, "picture", &input.picture).await?;
+        if let Some(file) = &input.note {
+            form = crate::form_file(form, "note", file).await?;
+        }
+        for file in &input.attachments {
+            form = crate::form_file(form, "attachments", file).await?;
+        }
+        let request = request.multipart(form);
+        let (status, body) = crate::exchange(request).await?;
+        match status {
+            201 => crate::decode(status, body),
+            _ => Err(crate::failure(status, body, &[400, 413, 415])),
+        }
+    }
+}
+
 /// A path parameter's text, percent-encoded.
 #[allow(dead_code)]
 fn segment<T: Serialize + ?Sized>(value: &T) -> String {
@@ -1004,6 +1124,119 @@ fn octets(request: reqwest::RequestBuilder, input: Bytes) -> reqwest::RequestBui
     request
         .header(reqwest::header::CONTENT_TYPE, "application/octet-stream")
         .body(input)
+}
+/// A file to send in a `multipart/form-data` form: bytes in memory, or a
+/// file on disk read as it is sent.
+///
+/// ```
+/// # use kitchen_sdk::UploadFile;
+/// let note = UploadFile::from_bytes("note.txt", "hello").media_type("text/plain");
+/// assert_eq!(note.file_name(), "note.txt");
+/// let photo = UploadFile::from_path("photos/sea.png");
+/// assert_eq!(photo.file_name(), "sea.png");
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct UploadFile {
+    file_name: String,
+    media_type: Option<String>,
+    source: UploadSource,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum UploadSource {
+    Bytes(Bytes),
+    Path(std::path::PathBuf),
+}
+
+impl UploadFile {
+    /// A file of `bytes` named `file_name`; sent without a media type (the
+    /// server reads `application/octet-stream`) unless
+    /// [`media_type`](Self::media_type) gives one.
+    pub fn from_bytes(file_name: impl Into<String>, bytes: impl Into<Bytes>) -> Self {
+        UploadFile {
+            file_name: file_name.into(),
+            media_type: None,
+            source: UploadSource::Bytes(bytes.into()),
+        }
+    }
+
+    /// The file at `path`, streamed from disk when sent: named after the
+    /// path's last component, its media type guessed from its extension
+    /// unless [`media_type`](Self::media_type) gives one.
+    pub fn from_path(path: impl Into<std::path::PathBuf>) -> Self {
+        let path = path.into();
+        let file_name = path
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        UploadFile {
+            file_name,
+            media_type: None,
+            source: UploadSource::Path(path),
+        }
+    }
+
+    /// Sends the file with this media type (`image/png`).
+    pub fn media_type(mut self, media_type: impl Into<String>) -> Self {
+        self.media_type = Some(media_type.into());
+        self
+    }
+
+    /// Sends the file under this name.
+    pub fn with_file_name(mut self, file_name: impl Into<String>) -> Self {
+        self.file_name = file_name.into();
+        self
+    }
+
+    /// The name the file is sent under.
+    pub fn file_name(&self) -> &str {
+        &self.file_name
+    }
+}
+
+/// Adds a file part named `name`.
+async fn form_file(
+    form: reqwest::multipart::Form,
+    name: &str,
+    file: &UploadFile,
+) -> Result<reqwest::multipart::Form, Error> {
+    let part = match &file.source {
+        UploadSource::Bytes(bytes) => {
+            reqwest::multipart::Part::stream_with_length(bytes.clone(), bytes.len() as u64)
+        }
+        UploadSource::Path(path) => reqwest::multipart::Part::file(path)
+            .await
+            .map_err(|err| Error::Encode(format!("{}: {err}", path.display())))?,
+    };
+    let part = part.file_name(file.file_name.clone());
+    let part = match &file.media_type {
+        Some(media_type) => part
+            .mime_str(media_type)
+            .map_err(|err| Error::Encode(err.to_string()))?,
+        None => part,
+    };
+    Ok(form.part(name.to_owned(), part))
+}
+
+/// Adds the text parts of a field, named as the server reads a form
+/// (serde_qs: `author[name]`, `tags[0]`), numbers and booleans as text.
+fn form_text<T: Serialize + ?Sized>(
+    mut form: reqwest::multipart::Form,
+    name: &str,
+    value: &T,
+) -> Result<reqwest::multipart::Form, Error> {
+    let field = std::collections::BTreeMap::from([(name, value)]);
+    let pairs = serde_qs::to_string(&field).map_err(|err| Error::Encode(err.to_string()))?;
+    let decode = |text: &str| {
+        percent_encoding::percent_decode_str(&text.replace('+', " "))
+            .decode_utf8_lossy()
+            .into_owned()
+    };
+    for pair in pairs.split('&').filter(|pair| !pair.is_empty()) {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        form = form.text(decode(key), decode(value));
+    }
+    Ok(form)
 }
 
 /// The fields of a cookies struct as `name`, `value` pairs.
@@ -1120,6 +1353,36 @@ pub struct Redirect {
     pub status: u16,
     /// Where it points, as the server wrote it.
     pub location: String,
+}
+
+/// Bytes answered with the headers that describe them: a file's
+/// `Content-Type`, `Content-Disposition`, `ETag`, `Last-Modified`, and for a
+/// part of it (`206`) its `Content-Range`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Download {
+    /// The bytes.
+    pub body: Bytes,
+    /// Every header of the answer.
+    pub headers: reqwest::header::HeaderMap,
+}
+
+impl Download {
+    /// A header's value, if it is text.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|value| value.to_str().ok())
+    }
+
+    /// The file's version (`ETag`), to send back as `If-None-Match` or
+    /// `If-Range`.
+    pub fn etag(&self) -> Option<&str> {
+        self.header("etag")
+    }
+
+    /// Which bytes of the file these are (`Content-Range` of a `206`):
+    /// `bytes 0-1023/4096`.
+    pub fn content_range(&self) -> Option<&str> {
+        self.header("content-range")
+    }
 }
 
 /// An answer with the `Location` of what it made (`201 Created`).
@@ -1448,6 +1711,13 @@ impl Answer {
         Ok(self.body)
     }
 
+    fn download(self) -> Result<Download, Error> {
+        Ok(Download {
+            body: self.body,
+            headers: self.headers,
+        })
+    }
+
     fn empty(self) -> Result<(), Error> {
         Ok(())
     }
@@ -1534,6 +1804,22 @@ pub mod answers {
         ///
         /// HTTP 202.
         Queued(Ticket),
+    }
+    /// What `kitchen.streamed.streamed` answers on success, by status.
+    #[derive(Clone, Debug, PartialEq)]
+    pub enum KitchenStreamedStreamed {
+        /// OK
+        ///
+        /// HTTP 200.
+        Status200(crate::Download),
+        /// The part of the file the `Range` asked for.
+        ///
+        /// HTTP 206.
+        Status206(crate::Download),
+        /// The copy named by `If-None-Match` or `If-Modified-Since` is current.
+        ///
+        /// HTTP 304.
+        Status304,
     }
 }
 

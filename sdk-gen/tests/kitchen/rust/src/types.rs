@@ -174,7 +174,7 @@ pub struct Tree {
 /// Numbers whose bounds the server and the SDKs must read alike: exact
 /// integer steps and bounds beyond 2^53, `f32`'s range, fractional bounds
 /// on integers. Every field may be absent, so one value tests one field.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Limits {
     /// Even.
     ///
@@ -239,7 +239,7 @@ pub enum Wide {
 /// One field per string format, each optional so one value tests one
 /// format: the server and the TypeScript runtime must give the verdicts of
 /// `tests/kitchen/strings.json` alike (issue 14).
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Formats {
     /// `uuid`.
     ///
@@ -325,7 +325,7 @@ pub struct Formats {
 
 /// Patterns whose meaning differs between Rust's `regex` and JavaScript's
 /// `RegExp` unless the framework translates them (issue 14).
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Patterns {
     /// ASCII digits (JavaScript's `\d`).
     ///
@@ -466,7 +466,7 @@ pub struct ChatEcho {
 }
 
 /// Filters, read from the query string.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Filter {
     /// Page.
     ///
@@ -486,7 +486,7 @@ pub struct Filter {
 }
 
 /// Nested filters.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Search {
     /// Writer.
     ///
@@ -498,6 +498,137 @@ pub struct Search {
     /// On the wire: `string`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+}
+
+/// An upload: text fields, a required file, an optional one and a list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Upload {
+    /// What it is.
+    ///
+    /// On the wire: `string & MinLength<1> & MaxLength<40>`.
+    pub title: String,
+    /// How many copies.
+    ///
+    /// On the wire: `number & Type<"uint32"> & Minimum<1>`.
+    pub copies: u32,
+    /// Labels.
+    ///
+    /// On the wire: `Array<string> & MaxItems<3>`.
+    pub labels: Vec<String>,
+    /// A picture of at most 64 KiB.
+    ///
+    /// On the wire: `File & MaxSize<65536> & Accept<"image/png, image/jpeg">`.
+    pub picture: crate::UploadFile,
+    /// A note, if any.
+    ///
+    /// On the wire: `File & Accept<"text/*">`.
+    pub note: Option<crate::UploadFile>,
+    /// Up to three attachments of 1 KiB each.
+    ///
+    /// On the wire: `Array<File & MaxSize<1024>> & MaxItems<3>`.
+    pub attachments: Vec<crate::UploadFile>,
+}
+
+/// What the server received of an upload.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Received {
+    /// The title.
+    ///
+    /// On the wire: `string`.
+    pub title: String,
+    /// The copies.
+    ///
+    /// On the wire: `number & Type<"uint32">`.
+    pub copies: u32,
+    /// The labels.
+    ///
+    /// On the wire: `Array<string>`.
+    pub labels: Vec<String>,
+    /// The picture.
+    ///
+    /// On the wire: `ReceivedFile`.
+    pub picture: ReceivedFile,
+    /// The note.
+    ///
+    /// On the wire: `ReceivedFile`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<ReceivedFile>,
+    /// The attachments.
+    ///
+    /// On the wire: `Array<ReceivedFile>`.
+    pub attachments: Vec<ReceivedFile>,
+}
+
+/// One file as the server received it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ReceivedFile {
+    /// Its name.
+    ///
+    /// On the wire: `string`.
+    pub name: String,
+    /// Its media type.
+    ///
+    /// On the wire: `string`.
+    pub media_type: String,
+    /// Its size in bytes.
+    ///
+    /// On the wire: `number & Type<"uint64">`.
+    pub size: u64,
+    /// Its bytes as text (lossy).
+    ///
+    /// On the wire: `string`.
+    pub text: String,
+}
+
+/// What a streamed upload held.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct StreamSum {
+    /// Its size in bytes.
+    ///
+    /// On the wire: `number & Type<"uint64">`.
+    pub size: u64,
+    /// The sum of its bytes.
+    ///
+    /// On the wire: `number & Type<"uint64">`.
+    pub sum: u64,
+}
+
+/// The headers a [`FileRequest`] reads, as its route documents them: the
+/// OpenAPI document's header parameters, and the typed headers a call takes
+/// in the SDKs. Every one may be left out.
+#[derive(Clone, Debug, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+pub struct FileConditions {
+    /// One range of bytes to send (`206`): `bytes=0-1023`, `bytes=1024-`,
+    /// `bytes=-500` (the last 500).
+    ///
+    /// On the wire: `string`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<String>,
+    /// The `ETag` (or `Last-Modified` date) of the file the `Range` is of:
+    /// when the file changed since, all of it is sent.
+    ///
+    /// On the wire: `string`.
+    #[serde(rename = "if-range", default, skip_serializing_if = "Option::is_none")]
+    pub if_range: Option<String>,
+    /// The `ETag`s of copies the client holds: `304` when one is current.
+    ///
+    /// On the wire: `string`.
+    #[serde(
+        rename = "if-none-match",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub if_none_match: Option<String>,
+    /// The `Last-Modified` date of the client's copy: `304` when the file
+    /// did not change since (`If-None-Match` wins when both are sent).
+    ///
+    /// On the wire: `string`.
+    #[serde(
+        rename = "if-modified-since",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub if_modified_since: Option<String>,
 }
 
 /// Cookies.

@@ -372,6 +372,48 @@ export const TYPES: Record<string, RuntimeType> = {
     "k": "object",
     "strict": false
   },
+  "FileConditions": {
+    "fields": [
+      {
+        "always": false,
+        "name": "range",
+        "required": false,
+        "schema": {
+          "e": "string",
+          "k": "string"
+        }
+      },
+      {
+        "always": false,
+        "name": "if-range",
+        "required": false,
+        "schema": {
+          "e": "string",
+          "k": "string"
+        }
+      },
+      {
+        "always": false,
+        "name": "if-none-match",
+        "required": false,
+        "schema": {
+          "e": "string",
+          "k": "string"
+        }
+      },
+      {
+        "always": false,
+        "name": "if-modified-since",
+        "required": false,
+        "schema": {
+          "e": "string",
+          "k": "string"
+        }
+      }
+    ],
+    "k": "object",
+    "strict": false
+  },
   "Filter": {
     "fields": [
       {
@@ -6716,6 +6758,126 @@ export const TYPES: Record<string, RuntimeType> = {
     "k": "object",
     "strict": false
   },
+  "Received": {
+    "fields": [
+      {
+        "always": true,
+        "name": "title",
+        "required": true,
+        "schema": {
+          "e": "string",
+          "k": "string"
+        }
+      },
+      {
+        "always": true,
+        "name": "copies",
+        "required": true,
+        "schema": {
+          "e": "number & Type<\"uint32\">",
+          "f": "uint32",
+          "hi": 4294967295.0,
+          "k": "integer",
+          "lo": 0.0
+        }
+      },
+      {
+        "always": true,
+        "name": "labels",
+        "required": true,
+        "schema": {
+          "e": "Array<string>",
+          "items": {
+            "e": "string",
+            "k": "string"
+          },
+          "k": "array"
+        }
+      },
+      {
+        "always": true,
+        "name": "picture",
+        "required": true,
+        "schema": {
+          "e": "ReceivedFile",
+          "k": "ref",
+          "ref": "ReceivedFile"
+        }
+      },
+      {
+        "always": false,
+        "name": "note",
+        "required": false,
+        "schema": {
+          "e": "ReceivedFile",
+          "k": "ref",
+          "ref": "ReceivedFile"
+        }
+      },
+      {
+        "always": true,
+        "name": "attachments",
+        "required": true,
+        "schema": {
+          "e": "Array<ReceivedFile>",
+          "items": {
+            "e": "ReceivedFile",
+            "k": "ref",
+            "ref": "ReceivedFile"
+          },
+          "k": "array"
+        }
+      }
+    ],
+    "k": "object",
+    "strict": false
+  },
+  "ReceivedFile": {
+    "fields": [
+      {
+        "always": true,
+        "name": "name",
+        "required": true,
+        "schema": {
+          "e": "string",
+          "k": "string"
+        }
+      },
+      {
+        "always": true,
+        "name": "media_type",
+        "required": true,
+        "schema": {
+          "e": "string",
+          "k": "string"
+        }
+      },
+      {
+        "always": true,
+        "name": "size",
+        "required": true,
+        "schema": {
+          "e": "number & Type<\"uint64\">",
+          "f": "uint64",
+          "hi": 1.8446744073709552e+19,
+          "k": "integer",
+          "lo": 0.0,
+          "wide": true
+        }
+      },
+      {
+        "always": true,
+        "name": "text",
+        "required": true,
+        "schema": {
+          "e": "string",
+          "k": "string"
+        }
+      }
+    ],
+    "k": "object",
+    "strict": false
+  },
   "Search": {
     "fields": [
       {
@@ -6815,6 +6977,38 @@ export const TYPES: Record<string, RuntimeType> = {
         "name": "dot"
       }
     ]
+  },
+  "StreamSum": {
+    "fields": [
+      {
+        "always": true,
+        "name": "size",
+        "required": true,
+        "schema": {
+          "e": "number & Type<\"uint64\">",
+          "f": "uint64",
+          "hi": 1.8446744073709552e+19,
+          "k": "integer",
+          "lo": 0.0,
+          "wide": true
+        }
+      },
+      {
+        "always": true,
+        "name": "sum",
+        "required": true,
+        "schema": {
+          "e": "number & Type<\"uint64\">",
+          "f": "uint64",
+          "hi": 1.8446744073709552e+19,
+          "k": "integer",
+          "lo": 0.0,
+          "wide": true
+        }
+      }
+    ],
+    "k": "object",
+    "strict": false
   },
   "Tenant": {
     "fields": [
@@ -6961,6 +7155,91 @@ export const TYPES: Record<string, RuntimeType> = {
             "k": "ref",
             "ref": "Tree"
           }
+        }
+      }
+    ],
+    "k": "object",
+    "strict": false
+  },
+  "Upload": {
+    "fields": [
+      {
+        "always": true,
+        "name": "title",
+        "required": true,
+        "schema": {
+          "e": "string & MinLength<1> & MaxLength<40>",
+          "k": "string",
+          "maxLength": 40,
+          "minLength": 1
+        }
+      },
+      {
+        "always": true,
+        "name": "copies",
+        "required": true,
+        "schema": {
+          "e": "number & Type<\"uint32\"> & Minimum<1>",
+          "f": "uint32",
+          "hi": 4294967295.0,
+          "k": "integer",
+          "lo": 0.0,
+          "min": 1.0
+        }
+      },
+      {
+        "always": true,
+        "name": "labels",
+        "required": true,
+        "schema": {
+          "e": "Array<string> & MaxItems<3>",
+          "items": {
+            "e": "string",
+            "k": "string"
+          },
+          "k": "array",
+          "maxItems": 3
+        }
+      },
+      {
+        "always": true,
+        "name": "picture",
+        "required": true,
+        "schema": {
+          "accept": [
+            "image/png",
+            "image/jpeg"
+          ],
+          "e": "File & MaxSize<65536> & Accept<\"image/png, image/jpeg\">",
+          "k": "file",
+          "maxSize": 65536
+        }
+      },
+      {
+        "always": false,
+        "name": "note",
+        "required": false,
+        "schema": {
+          "accept": [
+            "text/*"
+          ],
+          "e": "File & Accept<\"text/*\">",
+          "k": "file"
+        }
+      },
+      {
+        "always": true,
+        "name": "attachments",
+        "required": true,
+        "schema": {
+          "e": "Array<File & MaxSize<1024>> & MaxItems<3>",
+          "items": {
+            "e": "File & MaxSize<1024>",
+            "k": "file",
+            "maxSize": 1024
+          },
+          "k": "array",
+          "maxItems": 3
         }
       }
     ],

@@ -594,6 +594,142 @@ export interface Search {
 }
 
 /**
+ * An upload: text fields, a required file, an optional one and a list.
+ */
+export interface Upload {
+  /**
+   * What it is.
+   * @minLength 1
+   * @maxLength 40
+   */
+  title: string;
+  /**
+   * How many copies.
+   * @type uint32
+   * @minimum 1
+   */
+  copies: number;
+  /**
+   * Labels.
+   * @maxItems 3
+   */
+  labels: Array<string>;
+  /**
+   * A picture of at most 64 KiB.
+   * @maxSize 65536 bytes
+   * @accept image/png, image/jpeg
+   */
+  picture: Blob | File;
+  /**
+   * A note, if any.
+   * @accept text/*
+   */
+  note?: Blob | File;
+  /**
+   * Up to three attachments of 1 KiB each.
+   * @maxItems 3
+   */
+  attachments: Array<Blob | File>;
+}
+
+/**
+ * What the server received of an upload.
+ */
+export interface Received {
+  /**
+   * The title.
+   */
+  title: string;
+  /**
+   * The copies.
+   * @type uint32
+   */
+  copies: number;
+  /**
+   * The labels.
+   */
+  labels: Array<string>;
+  /**
+   * The picture.
+   */
+  picture: ReceivedFile;
+  /**
+   * The note.
+   */
+  note?: ReceivedFile;
+  /**
+   * The attachments.
+   */
+  attachments: Array<ReceivedFile>;
+}
+
+/**
+ * One file as the server received it.
+ */
+export interface ReceivedFile {
+  /**
+   * Its name.
+   */
+  name: string;
+  /**
+   * Its media type.
+   */
+  media_type: string;
+  /**
+   * Its size in bytes.
+   * @type uint64
+   */
+  size: number;
+  /**
+   * Its bytes as text (lossy).
+   */
+  text: string;
+}
+
+/**
+ * What a streamed upload held.
+ */
+export interface StreamSum {
+  /**
+   * Its size in bytes.
+   * @type uint64
+   */
+  size: number;
+  /**
+   * The sum of its bytes.
+   * @type uint64
+   */
+  sum: number;
+}
+
+/**
+ * The headers a [`FileRequest`] reads, as its route documents them: the
+ * OpenAPI document's header parameters, and the typed headers a call takes
+ * in the SDKs. Every one may be left out.
+ */
+export interface FileConditions {
+  /**
+   * One range of bytes to send (`206`): `bytes=0-1023`, `bytes=1024-`,
+   * `bytes=-500` (the last 500).
+   */
+  range?: string;
+  /**
+   * The `ETag` (or `Last-Modified` date) of the file the `Range` is of:
+   * when the file changed since, all of it is sent.
+   */
+  "if-range"?: string;
+  /**
+   * The `ETag`s of copies the client holds: `304` when one is current.
+   */
+  "if-none-match"?: string;
+  /**
+   * The `Last-Modified` date of the client's copy: `304` when the file
+   * did not change since (`If-None-Match` wins when both are sent).
+   */
+  "if-modified-since"?: string;
+}
+
+/**
  * Cookies.
  */
 export interface Session {

@@ -3,6 +3,7 @@
  * @module
  */
 export * as events from "./events/index.js";
+export * as files from "./files/index.js";
 import * as $runtime from "../../../runtime.js";
 import type { ArticleCreate, ArticleErase, ArticleIndexRequest, ArticleSnapshot, ArticleUpdate, BbsArticle, Page_ArticleSummary } from "../../../structures.js";
 
