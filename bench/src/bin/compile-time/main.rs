@@ -1,4 +1,4 @@
-//! `cargo run --release -p bench --bin compile-time`: what users feel every
+//! `cargo run -p bench --bin compile-time`: what users feel every
 //! edit. Builds the same N-route app written with the framework and with
 //! axum, each in its own workspace under a temporary directory (as a user's
 //! app is: no `[patch]`, no profiles from this workspace), and measures:
@@ -205,7 +205,8 @@ fn children_cpu() -> Result<Duration, String> {
 fn expanded_lines(dir: &Path, target: &Path) -> Result<usize, String> {
     let output = cargo(dir, target)
         .env("RUSTC_BOOTSTRAP", "1")
-        .args(["rustc", "--profile", "check", "--", "-Zunpretty=expanded"])
+        // The dev profile: its dependencies are built already.
+        .args(["rustc", "--", "-Zunpretty=expanded"])
         .output()
         .map_err(|err| format!("cargo rustc: {err}"))?;
     if !output.status.success() {
