@@ -101,7 +101,11 @@ fn run(args: &Args) -> Result<(), String> {
             Some(binary) => binary.clone(),
             None => build(!args.quick)?,
         },
-        node: if args.with_node {
+        node: if plan
+            .peers
+            .iter()
+            .any(|peer| peer.runtime() != Runtime::Rust)
+        {
             Some(node::prepare(&scripts)?)
         } else {
             None
