@@ -1,11 +1,13 @@
 //! The load scenarios and the servers compared ([`peers`], [`scenario`]), and
-//! payloads shared by the benchmarks: nestia's `{ data: IBox3D[100] }` and
-//! the BBS `ICreate`, each declared the framework's way and the way its
-//! peers (`validator`, `garde`) declare the same constraints.
+//! payloads shared by the benchmarks: nestia's `{ data: IBox3D[100] }` (no
+//! constraints), the same boxes with the constraints of a real API
+//! ([`Scene`]), and the BBS `ICreate`, each declared the framework's way and
+//! the way its peers (`validator`, `garde`) declare the same constraints.
 
 use framework::prelude::*;
 use rand::{SeedableRng, rngs::StdRng};
 
+pub mod invalid;
 pub mod peers;
 pub mod scenario;
 
@@ -41,6 +43,52 @@ pub struct Box3D {
 pub struct Boxes {
     /// The boxes.
     pub data: Vec<Box3D>,
+}
+
+/// Coordinates in a scene: finite numbers within +-1,000 (typia:
+/// `number & Minimum<-1000> & Maximum<1000>`).
+#[dto]
+#[derive(Debug, Clone, PartialEq)]
+pub struct Coordinates {
+    /// x
+    #[tags(minimum = -1000, maximum = 1000)]
+    pub x: f64,
+    /// y
+    #[tags(minimum = -1000, maximum = 1000)]
+    pub y: f64,
+    /// z
+    #[tags(minimum = -1000, maximum = 1000)]
+    pub z: f64,
+}
+
+/// A named box placed in a scene by its owner: nestia's `IBox3D` with the
+/// checks a real API puts on its input.
+#[dto]
+#[derive(Debug, Clone, PartialEq)]
+pub struct SceneBox {
+    /// Display name.
+    #[tags(min_length = 1, max_length = 64)]
+    pub name: String,
+    /// The owner's e-mail address.
+    #[tags(format = "email", max_length = 254)]
+    pub owner: String,
+    /// Scale.
+    pub scale: Coordinates,
+    /// Position.
+    pub position: Coordinates,
+    /// Rotation.
+    pub rotate: Coordinates,
+    /// Pivot.
+    pub pivot: Coordinates,
+}
+
+/// The constrained benchmark body: `{ data: ISceneBox[] & MaxItems<100> }`.
+#[dto]
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scene {
+    /// The boxes.
+    #[tags(max_items = 100)]
+    pub data: Vec<SceneBox>,
 }
 
 /// An attachment, as the BBS declares it.
@@ -139,6 +187,51 @@ pub mod with_validator {
         /// The boxes.
         pub data: Vec<super::Box3D>,
     }
+
+    /// Coordinates within +-1,000.
+    #[derive(Debug, Deserialize, Serialize, Validate)]
+    pub struct Coordinates {
+        /// x
+        #[validate(range(min = -1000.0, max = 1000.0))]
+        pub x: f64,
+        /// y
+        #[validate(range(min = -1000.0, max = 1000.0))]
+        pub y: f64,
+        /// z
+        #[validate(range(min = -1000.0, max = 1000.0))]
+        pub z: f64,
+    }
+
+    /// A named box placed by its owner.
+    #[derive(Debug, Deserialize, Serialize, Validate)]
+    pub struct SceneBox {
+        /// Display name.
+        #[validate(length(min = 1, max = 64))]
+        pub name: String,
+        /// The owner's e-mail address.
+        #[validate(email, length(max = 254))]
+        pub owner: String,
+        /// Scale.
+        #[validate(nested)]
+        pub scale: Coordinates,
+        /// Position.
+        #[validate(nested)]
+        pub position: Coordinates,
+        /// Rotation.
+        #[validate(nested)]
+        pub rotate: Coordinates,
+        /// Pivot.
+        #[validate(nested)]
+        pub pivot: Coordinates,
+    }
+
+    /// At most 100 boxes.
+    #[derive(Debug, Deserialize, Serialize, Validate)]
+    pub struct Scene {
+        /// The boxes.
+        #[validate(length(max = 100), nested)]
+        pub data: Vec<SceneBox>,
+    }
 }
 
 /// The same `ICreate` for the `garde` crate.
@@ -199,6 +292,31 @@ pub fn boxes_json() -> Vec<u8> {
         data: (0..100).map(|_| Box3D::random_with(&mut rng)).collect(),
     };
     serde_json::to_vec(&boxes).unwrap_or_default()
+}
+
+/// The constrained payload: 100 named boxes with their owners and
+/// coordinates within range, as JSON (about the size of [`boxes_json`]).
+pub fn scene_json() -> Vec<u8> {
+    use rand::Rng;
+    let mut rng = StdRng::seed_from_u64(5);
+    let mut coordinates = || Coordinates {
+        x: rng.random_range(-1000.0..=1000.0),
+        y: rng.random_range(-1000.0..=1000.0),
+        z: rng.random_range(-1000.0..=1000.0),
+    };
+    let scene = Scene {
+        data: (0..100)
+            .map(|n| SceneBox {
+                name: format!("Box {n}"),
+                owner: format!("owner{n}@example.com"),
+                scale: coordinates(),
+                position: coordinates(),
+                rotate: coordinates(),
+                pivot: coordinates(),
+            })
+            .collect(),
+    };
+    serde_json::to_vec(&scene).unwrap_or_default()
 }
 
 /// A valid `ICreate` with three attachments, as JSON.

@@ -1,7 +1,8 @@
-//! `cargo run --release -p bench`: builds the peers' servers, checks every
-//! answer, then loads each with wrk from the other core, peers interleaved
-//! in rounds, and reports req/s, latency and ratios to raw hyper and axum
-//! as a table, markdown, JSON and an SVG chart (in `bench/results/`).
+//! `cargo run --release -p bench`: builds the peers' servers (and with
+//! `--with-node` the node peers), checks every answer, then loads each with
+//! wrk from the other core, peers interleaved in rounds, and reports req/s,
+//! requests per server-CPU-second, latency and ratios to raw hyper, axum and
+//! nestia as a table, markdown, JSON and an SVG chart (in `bench/results/`).
 //!
 //! `--quick` runs a few seconds per scenario (CI's smoke test); the full mode
 //! is for people and builds the 10,000-route servers.
@@ -9,20 +10,20 @@
 mod runner;
 
 use std::{
-    path::PathBuf,
+    path::{Path, PathBuf},
     process::{Command, ExitCode},
     time::Duration,
 };
 
 use bench::{
-    peers::Peer,
+    peers::{Peer, Runtime},
     scenario::{RouteSet, Scenario},
 };
 use clap::Parser;
 use runner::{
-    oha,
+    node, oha,
     report::Results,
-    server::{Server, request, with_idle_connections},
+    server::{Launcher, Server, request, with_idle_connections},
     wrk,
 };
 
@@ -46,7 +47,9 @@ struct Args {
     /// Requests in flight per connection in the pipelined runs.
     #[arg(long, default_value_t = 10)]
     pipeline: usize,
-    /// Only these peers (comma-separated: framework,hyper,axum,actix-web).
+    /// Only these peers (comma-separated: framework, framework+metrics,
+    /// hyper, axum, actix-web; with --with-node also nestia, nestjs,
+    /// fastify).
     #[arg(long, value_delimiter = ',')]
     peers: Vec<String>,
     /// Only these scenarios (comma-separated names).
@@ -68,6 +71,11 @@ struct Args {
     /// Use this `bench-server` instead of building one (tests pass theirs).
     #[arg(long, value_name = "PATH")]
     server_binary: Option<PathBuf>,
+    /// Also the node peers (nestia, NestJS with class-validator, fastify)
+    /// on the main scenarios: needs node and npm; installs `bench/node`
+    /// from its lockfile and compiles it.
+    #[arg(long)]
+    with_node: bool,
 }
 
 fn main() -> ExitCode {
@@ -82,44 +90,38 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args) -> Result<(), String> {
-    let duration = Duration::from_secs(args.duration.unwrap_or(if args.quick { 2 } else { 10 }));
-    let rounds = args.rounds.unwrap_or(if args.quick { 1 } else { 5 });
-    let peers: Vec<Peer> = if args.peers.is_empty() {
-        Peer::ALL.to_vec()
-    } else {
-        args.peers
-            .iter()
-            .map(|name| Peer::from_name(name).ok_or_else(|| format!("unknown peer `{name}`")))
-            .collect::<Result<_, _>>()?
-    };
-    let scenarios: Vec<Scenario> = if args.scenarios.is_empty() {
-        Scenario::ALL.to_vec()
-    } else {
-        args.scenarios
-            .iter()
-            .map(|name| {
-                Scenario::ALL
-                    .into_iter()
-                    .find(|scenario| scenario.name() == name)
-                    .ok_or_else(|| format!("unknown scenario `{name}`"))
-            })
-            .collect::<Result<_, _>>()?
-    };
+    let plan = Plan::from_args(args)?;
     wrk::ensure_installed()?;
     if args.cross_check {
         oha::ensure_installed()?;
     }
-    let binary = match &args.server_binary {
-        Some(binary) => binary.clone(),
-        None => build(!args.quick)?,
-    };
     let scripts = tempdir()?;
-
+    let launcher = Launcher {
+        binary: match &args.server_binary {
+            Some(binary) => binary.clone(),
+            None => build(!args.quick)?,
+        },
+        node: if plan
+            .peers
+            .iter()
+            .any(|peer| peer.runtime() != Runtime::Rust)
+        {
+            Some(node::prepare(&scripts)?)
+        } else {
+            None
+        },
+    };
+    let session = Session {
+        args,
+        plan: &plan,
+        scripts: &scripts,
+    };
     let mut results = Results::default();
-    for round in 1..=rounds {
-        eprintln!("bench: round {round} of {rounds}");
+    for round in 1..=plan.rounds {
+        eprintln!("bench: round {round} of {}", plan.rounds);
         for set in RouteSet::ALL {
-            let in_set: Vec<Scenario> = scenarios
+            let in_set: Vec<Scenario> = plan
+                .scenarios
                 .iter()
                 .copied()
                 .filter(|scenario| scenario.route_set() == set)
@@ -127,88 +129,12 @@ fn run(args: &Args) -> Result<(), String> {
             if in_set.is_empty() {
                 continue;
             }
-            for &peer in &peers {
-                let server = Server::start(&binary, peer, set, args.server_core)
+            for &peer in plan.peers.iter().filter(|peer| peer.serves(set)) {
+                let server = Server::start(&launcher, peer, set, args.server_core)
                     .map_err(|err| err.to_string())?;
                 for &scenario in &in_set {
                     check(&server, peer, scenario)?;
-                    let mut modes = vec![1];
-                    if matches!(scenario, Scenario::Plaintext | Scenario::Json) && args.pipeline > 1
-                    {
-                        modes.push(args.pipeline);
-                    }
-                    for pipeline in modes {
-                        let label = if pipeline > 1 {
-                            format!("{scenario} pipelined x{pipeline}")
-                        } else {
-                            scenario.name().to_owned()
-                        };
-                        let script = wrk::script(&scripts, scenario, pipeline)
-                            .map_err(|err| err.to_string())?;
-                        let path = scenario.path(server.many);
-                        // Warm up (not in the smoke test), then measure.
-                        if !args.quick {
-                            let warm = Duration::from_secs(1);
-                            wrk::run(
-                                args.client_core,
-                                server.addr,
-                                &path,
-                                &script,
-                                args.connections,
-                                warm,
-                            )
-                            .map_err(|err| format!("{peer} {label}: {err}"))?;
-                        }
-                        let measured = with_server_cpu(&server, || {
-                            wrk::run(
-                                args.client_core,
-                                server.addr,
-                                &path,
-                                &script,
-                                args.connections,
-                                duration,
-                            )
-                        })
-                        .map_err(|err| format!("{peer} {label}: {err}"))?;
-                        eprintln!(
-                            "  {label:<34} {peer:<10} {:>10.0} req/s {:>10.0} per server-CPU-s",
-                            measured.requests_per_second,
-                            measured.per_cpu_second().unwrap_or(0.0)
-                        );
-                        results.add(&label, peer, measured);
-                        let cross_checked = matches!(
-                            scenario,
-                            Scenario::Plaintext | Scenario::Json | Scenario::Assert
-                        );
-                        if args.cross_check && pipeline == 1 && cross_checked {
-                            let body = match scenario.body() {
-                                Some(body) => {
-                                    let file = scripts.join(format!("{scenario}.json"));
-                                    std::fs::write(&file, body).map_err(|err| err.to_string())?;
-                                    Some(file)
-                                }
-                                None => None,
-                            };
-                            let measured = with_server_cpu(&server, || {
-                                oha::run(
-                                    args.client_core,
-                                    server.addr,
-                                    scenario.method(),
-                                    &path,
-                                    body.as_deref(),
-                                    args.connections,
-                                    duration,
-                                )
-                            })
-                            .map_err(|err| format!("{peer} {scenario} (oha): {err}"))?;
-                            eprintln!(
-                                "  {:<34} {peer:<10} {:>10.0} req/s",
-                                format!("{scenario} (oha)"),
-                                measured.requests_per_second
-                            );
-                            results.add(&format!("{scenario} (oha)"), peer, measured);
-                        }
-                    }
+                    session.measure(&server, peer, scenario, &mut results)?;
                 }
                 if round == 1 && set == RouteSet::Main {
                     results
@@ -218,8 +144,171 @@ fn run(args: &Args) -> Result<(), String> {
             }
         }
     }
+    report(args, &plan, &results)?;
+    let _ = std::fs::remove_dir_all(&scripts);
+    Ok(())
+}
 
-    let context = context(args, duration, rounds);
+/// What to run: peers, scenarios, rounds and each run's duration.
+struct Plan {
+    peers: Vec<Peer>,
+    scenarios: Vec<Scenario>,
+    rounds: usize,
+    duration: Duration,
+}
+
+impl Plan {
+    fn from_args(args: &Args) -> Result<Plan, String> {
+        let peers: Vec<Peer> = if args.peers.is_empty() {
+            Peer::ALL
+                .into_iter()
+                .filter(|peer| args.with_node || peer.runtime() == Runtime::Rust)
+                .collect()
+        } else {
+            args.peers
+                .iter()
+                .map(|name| Peer::from_name(name).ok_or_else(|| format!("unknown peer `{name}`")))
+                .collect::<Result<_, _>>()?
+        };
+        let node = peers.iter().find(|peer| peer.runtime() != Runtime::Rust);
+        if let (Some(peer), false) = (node, args.with_node) {
+            return Err(format!("{peer} runs on node: add --with-node"));
+        }
+        let scenarios: Vec<Scenario> = if args.scenarios.is_empty() {
+            Scenario::ALL.to_vec()
+        } else {
+            args.scenarios
+                .iter()
+                .map(|name| {
+                    Scenario::ALL
+                        .into_iter()
+                        .find(|scenario| scenario.name() == name)
+                        .ok_or_else(|| format!("unknown scenario `{name}`"))
+                })
+                .collect::<Result<_, _>>()?
+        };
+        Ok(Plan {
+            peers,
+            scenarios,
+            rounds: args.rounds.unwrap_or(if args.quick { 1 } else { 5 }),
+            duration: Duration::from_secs(args.duration.unwrap_or(if args.quick { 2 } else { 10 })),
+        })
+    }
+}
+
+/// What every load of a run shares.
+struct Session<'a> {
+    args: &'a Args,
+    plan: &'a Plan,
+    /// Where wrk's scripts and oha's bodies are written.
+    scripts: &'a Path,
+}
+
+impl Session<'_> {
+    /// Loads one scenario on a running server (and its pipelined variant for
+    /// plaintext and json), warming up first outside the quick mode.
+    fn measure(
+        &self,
+        server: &Server,
+        peer: Peer,
+        scenario: Scenario,
+        results: &mut Results,
+    ) -> Result<(), String> {
+        let Session {
+            args,
+            plan,
+            scripts,
+        } = *self;
+        let mut modes = vec![1];
+        if matches!(scenario, Scenario::Plaintext | Scenario::Json) && args.pipeline > 1 {
+            modes.push(args.pipeline);
+        }
+        let path = scenario.path(server.many);
+        for pipeline in modes {
+            let label = if pipeline > 1 {
+                format!("{scenario} pipelined x{pipeline}")
+            } else {
+                scenario.name().to_owned()
+            };
+            let script = wrk::script(scripts, scenario, pipeline).map_err(|err| err.to_string())?;
+            let load = |duration| wrk::Load {
+                core: args.client_core,
+                addr: server.addr,
+                path: &path,
+                script: &script,
+                connections: args.connections,
+                pipeline,
+                duration,
+            };
+            if !args.quick {
+                wrk::run(&load(Duration::from_secs(1)))
+                    .map_err(|err| format!("{peer} {label}: {err}"))?;
+            }
+            let measured = with_server_cpu(server, || wrk::run(&load(plan.duration)))
+                .map_err(|err| format!("{peer} {label}: {err}"))?;
+            eprintln!(
+                "  {label:<34} {peer:<17} {:>10.0} req/s {:>10.0} per server-CPU-s",
+                measured.requests_per_second,
+                measured.per_cpu_second().unwrap_or(0.0)
+            );
+            results.add(&label, peer, measured);
+            let cross_checked = matches!(
+                scenario,
+                Scenario::Plaintext | Scenario::Json | Scenario::Assert
+            );
+            if args.cross_check && pipeline == 1 && cross_checked {
+                self.cross_check(server, peer, scenario, results)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Loads `scenario` with oha too.
+    fn cross_check(
+        &self,
+        server: &Server,
+        peer: Peer,
+        scenario: Scenario,
+        results: &mut Results,
+    ) -> Result<(), String> {
+        let Session {
+            args,
+            plan,
+            scripts,
+        } = *self;
+        let body = match scenario.body() {
+            Some(body) => {
+                let file = scripts.join(format!("{scenario}.json"));
+                std::fs::write(&file, body).map_err(|err| err.to_string())?;
+                Some(file)
+            }
+            None => None,
+        };
+        let measured = with_server_cpu(server, || {
+            oha::run(
+                args.client_core,
+                server.addr,
+                scenario.method(),
+                &scenario.path(server.many),
+                body.as_deref(),
+                args.connections,
+                plan.duration,
+            )
+        })
+        .map_err(|err| format!("{peer} {scenario} (oha): {err}"))?;
+        eprintln!(
+            "  {:<34} {peer:<17} {:>10.0} req/s",
+            format!("{scenario} (oha)"),
+            measured.requests_per_second
+        );
+        results.add(&format!("{scenario} (oha)"), peer, measured);
+        Ok(())
+    }
+}
+
+/// Prints the table and writes the markdown, SVG and JSON.
+fn report(args: &Args, plan: &Plan, results: &Results) -> Result<(), String> {
+    let context = context(args, plan);
     println!("{}", results.text());
     std::fs::create_dir_all(&args.out).map_err(|err| err.to_string())?;
     let name = if args.quick { "quick" } else { "latest" };
@@ -234,9 +323,8 @@ fn run(args: &Args) -> Result<(), String> {
     )?;
     write(
         "json",
-        serde_json::to_string_pretty(&results).map_err(|err| err.to_string())?,
+        serde_json::to_string_pretty(results).map_err(|err| err.to_string())?,
     )?;
-    let _ = std::fs::remove_dir_all(&scripts);
     eprintln!("bench: wrote {}/{name}.{{md,svg,json}}", args.out.display());
     Ok(())
 }
@@ -291,12 +379,12 @@ fn check(server: &Server, peer: Peer, scenario: Scenario) -> Result<(), String> 
     scenario
         .check(server.many, status, &answer)
         .map_err(|err| format!("{peer} answers {scenario} wrongly: {err}"))?;
-    if let Some(invalid) = scenario.invalid_body() {
+    for (what, invalid) in scenario.invalid_bodies() {
         let (status, _) = request(server.addr, scenario.method(), &path, Some(&invalid))
             .map_err(|err| format!("{peer} {scenario}: {err}"))?;
         if !matches!(status, 400 | 422) {
             return Err(format!(
-                "{peer} accepts an invalid {scenario} body (status {status})"
+                "{peer} accepts a {scenario} body with {what} (status {status})"
             ));
         }
     }
@@ -312,7 +400,8 @@ fn memory(server: &Server) -> Result<(u64, u64), String> {
     Ok((idle, busy))
 }
 
-fn context(args: &Args, duration: Duration, rounds: usize) -> String {
+/// The report's first paragraph: command, load, machine, date.
+fn context(args: &Args, plan: &Plan) -> String {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|info| {
@@ -321,15 +410,22 @@ fn context(args: &Args, duration: Duration, rounds: usize) -> String {
                 .map(|name| name.trim_start_matches([' ', '\t', ':']).to_owned())
         })
         .unwrap_or_else(|| "unknown CPU".to_owned());
+    let command: Vec<String> = std::env::args().skip(1).collect();
+    let date = Command::new("date")
+        .args(["-u", "+%Y-%m-%d"])
+        .output()
+        .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_owned())
+        .unwrap_or_default();
     format!(
-        "Measured with `cargo run --release -p bench{}`: wrk -t1 -c{} for {:.0} s per run, {} round(s), median shown with the rounds' minimum and maximum (a cell whose spread exceeds 20% of its median is flagged); server pinned to core {}, wrk to core {}; {}. `per CPU-s` is responses per second of the server's CPU time (user + system, `/proc/PID/stat`): where wrk saturates its core first (small answers), it compares the servers' costs, and targets use it. Latencies of pipelined runs are per batch (wrk's), shown as `-` when wrk's figure is impossible. Absolute numbers vary between machines and runs; compare ratios within one run.",
-        if args.quick { " -- --quick" } else { "" },
+        "Measured {date} with `cargo run --release -p bench{}{}`: wrk -t1 -c{} for {} s per run, {} round(s), median shown with the rounds' minimum and maximum (a cell whose spread exceeds 20% of its median is flagged); server pinned to core {}, wrk to core {}; {cpu}, {} cores. `per CPU-s` is responses per second of the server's CPU time (user + system, `/proc/PID/stat`): where wrk saturates its core first (small answers), it compares the servers' costs, and targets use it. Latencies are of one request call: one batch of the pipelined runs, with wrk's coordinated-omission correction computed per call. Absolute numbers vary between machines and runs; compare ratios within one run.",
+        if command.is_empty() { "" } else { " -- " },
+        command.join(" "),
         args.connections,
-        duration.as_secs_f64(),
-        rounds,
+        plan.duration.as_secs(),
+        plan.rounds,
         args.server_core,
         args.client_core,
-        cpu
+        std::thread::available_parallelism().map_or(0, usize::from),
     )
 }
 

@@ -69,12 +69,19 @@ pub enum Scenario {
     Plaintext,
     /// `GET /json`.
     Json,
-    /// `POST /assert`: validate `{ data: IBox3D[100] }`, answer 204.
+    /// `POST /assert`: validate a [`Scene`](crate::Scene) (100 boxes with
+    /// ranges, lengths, an e-mail format, `max_items`), answer 204.
     Assert,
+    /// `POST /assert-no-constraints`: validate nestia's `{ data:
+    /// IBox3D[100] }` (types only), answer 204.
+    AssertNoConstraints,
     /// `GET /stringify`: answer `{ data: IBox3D[100] }`.
     Stringify,
-    /// `POST /performance`: validate and echo.
+    /// `POST /performance`: validate a [`Scene`](crate::Scene) and echo it.
     Performance,
+    /// `POST /performance-no-constraints`: validate nestia's `{ data:
+    /// IBox3D[100] }` and echo it.
+    PerformanceNoConstraints,
     /// `GET /uuid/{N}` among N static routes.
     ManyStatic,
     /// `GET /zzz/{a}` beside N static routes.
@@ -87,12 +94,14 @@ pub enum Scenario {
 
 impl Scenario {
     /// Every scenario.
-    pub const ALL: [Scenario; 9] = [
+    pub const ALL: [Scenario; 11] = [
         Scenario::Plaintext,
         Scenario::Json,
         Scenario::Assert,
+        Scenario::AssertNoConstraints,
         Scenario::Stringify,
         Scenario::Performance,
+        Scenario::PerformanceNoConstraints,
         Scenario::ManyStatic,
         Scenario::ManyDynamic,
         Scenario::OneStatic,
@@ -105,8 +114,10 @@ impl Scenario {
             Scenario::Plaintext => "plaintext",
             Scenario::Json => "json",
             Scenario::Assert => "assert",
+            Scenario::AssertNoConstraints => "assert-no-constraints",
             Scenario::Stringify => "stringify",
             Scenario::Performance => "performance",
+            Scenario::PerformanceNoConstraints => "performance-no-constraints",
             Scenario::ManyStatic => "routes-many-static",
             Scenario::ManyDynamic => "routes-many-dynamic",
             Scenario::OneStatic => "routes-one-static",
@@ -125,35 +136,40 @@ impl Scenario {
 
     /// `GET` or `POST`.
     pub fn method(self) -> &'static str {
-        match self {
-            Scenario::Assert | Scenario::Performance => "POST",
-            _ => "GET",
-        }
+        if self.body().is_some() { "POST" } else { "GET" }
     }
 
     /// The request path; `many` is the number of static routes the server
     /// has (its last is requested).
     pub fn path(self, many: usize) -> String {
         match self {
-            Scenario::Plaintext => "/plaintext".into(),
-            Scenario::Json => "/json".into(),
-            Scenario::Assert => "/assert".into(),
-            Scenario::Stringify => "/stringify".into(),
-            Scenario::Performance => "/performance".into(),
             Scenario::ManyStatic | Scenario::OneStatic => format!("/uuid/{many}"),
             Scenario::ManyDynamic | Scenario::OneDynamic => "/zzz/abc".into(),
+            _ => format!("/{}", self.name()),
         }
     }
 
     /// The request body.
     pub fn body(self) -> Option<Vec<u8>> {
-        matches!(self, Scenario::Assert | Scenario::Performance).then(crate::boxes_json)
+        match self {
+            Scenario::Assert | Scenario::Performance => Some(crate::scene_json()),
+            Scenario::AssertNoConstraints | Scenario::PerformanceNoConstraints => {
+                Some(crate::boxes_json())
+            }
+            _ => None,
+        }
     }
 
-    /// A body the route must refuse (a box without its points), if it reads one.
-    pub fn invalid_body(self) -> Option<Vec<u8>> {
-        matches!(self, Scenario::Assert | Scenario::Performance)
-            .then(|| br#"{"data":[{"scale":{"x":1,"y":2,"z":3}}]}"#.to_vec())
+    /// Bodies the route must refuse (400 or 422), each with what is wrong
+    /// with it; none for routes without a body.
+    pub fn invalid_bodies(self) -> Vec<(&'static str, Vec<u8>)> {
+        match self {
+            Scenario::Assert | Scenario::Performance => crate::invalid::scenes(),
+            Scenario::AssertNoConstraints | Scenario::PerformanceNoConstraints => {
+                crate::invalid::boxes()
+            }
+            _ => Vec::new(),
+        }
     }
 
     /// The scenarios a route set serves.
@@ -171,17 +187,8 @@ impl Scenario {
         let text = String::from_utf8_lossy(body);
         // Every peer answers `text/plain`: the bare text, not a JSON string.
         let is_text = |expected: &str| text == expected;
-        let boxes = || {
-            let expected: crate::Boxes =
-                serde_json::from_slice(&crate::boxes_json()).map_err(|err| err.to_string())?;
-            let found: crate::Boxes =
-                serde_json::from_slice(body).map_err(|err| format!("{err}: {text:.200}"))?;
-            if found == expected {
-                Ok(())
-            } else {
-                Err("a different value of { data: IBox3D[100] }".to_owned())
-            }
-        };
+        let boxes = || same_value::<crate::Boxes>(&crate::boxes_json(), body);
+        let scene = || same_value::<crate::Scene>(&crate::scene_json(), body);
         let (expected_status, ok) = match self {
             Scenario::Plaintext => (
                 200,
@@ -194,13 +201,14 @@ impl Scenario {
                     _ => Err(text.to_string()),
                 },
             ),
-            Scenario::Assert => (
+            Scenario::Assert | Scenario::AssertNoConstraints => (
                 204,
                 body.is_empty()
                     .then_some(())
                     .ok_or_else(|| text.to_string()),
             ),
-            Scenario::Stringify | Scenario::Performance => (200, boxes()),
+            Scenario::Stringify | Scenario::PerformanceNoConstraints => (200, boxes()),
+            Scenario::Performance => (200, scene()),
             Scenario::ManyStatic | Scenario::OneStatic => (
                 200,
                 is_text(&many.to_string())
@@ -218,6 +226,24 @@ impl Scenario {
             ));
         }
         ok.map_err(|found| format!("wrong body: {found:.200}"))
+    }
+}
+
+/// Whether `body` holds the same value as `expected` (both JSON of `T`).
+fn same_value<T: serde::de::DeserializeOwned + PartialEq>(
+    expected: &[u8],
+    body: &[u8],
+) -> Result<(), String> {
+    let expected: T = serde_json::from_slice(expected).map_err(|err| err.to_string())?;
+    let found: T = serde_json::from_slice(body)
+        .map_err(|err| format!("{err}: {:.200}", String::from_utf8_lossy(body)))?;
+    if found == expected {
+        Ok(())
+    } else {
+        Err(format!(
+            "a different value of {}",
+            std::any::type_name::<T>()
+        ))
     }
 }
 

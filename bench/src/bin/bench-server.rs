@@ -11,7 +11,8 @@ use clap::Parser;
 #[derive(Debug, Parser)]
 #[command(name = "bench-server")]
 struct Args {
-    /// framework, hyper, axum or actix-web.
+    /// framework, framework+metrics, hyper, axum or actix-web (the node
+    /// peers are started by the runner).
     peer: String,
     /// main, many or one.
     routes: String,

@@ -8,19 +8,19 @@ use validator::Validate;
 
 use crate::{
     scenario::{HELLO, Message, RouteSet},
-    with_validator::Boxes,
+    with_validator::{Boxes, Scene},
 };
 
-async fn assert(boxes: web::Json<Boxes>) -> HttpResponse {
-    match boxes.validate() {
+async fn assert<T: Validate>(body: web::Json<T>) -> HttpResponse {
+    match body.validate() {
         Ok(()) => HttpResponse::NoContent().finish(),
         Err(_) => HttpResponse::BadRequest().finish(),
     }
 }
 
-async fn performance(boxes: web::Json<Boxes>) -> HttpResponse {
-    match boxes.validate() {
-        Ok(()) => HttpResponse::Ok().json(boxes.into_inner()),
+async fn performance<T: Validate + serde::Serialize>(body: web::Json<T>) -> HttpResponse {
+    match body.validate() {
+        Ok(()) => HttpResponse::Ok().json(body.into_inner()),
         Err(_) => HttpResponse::BadRequest().finish(),
     }
 }
@@ -47,9 +47,14 @@ pub(super) fn serve(routes: RouteSet, listener: TcpListener) -> io::Result<()> {
                             })
                         }),
                     )
-                    .route("/assert", web::post().to(assert))
+                    .route("/assert", web::post().to(assert::<Scene>))
+                    .route("/assert-no-constraints", web::post().to(assert::<Boxes>))
                     .route("/stringify", web::get().to(stringify))
-                    .route("/performance", web::post().to(performance)),
+                    .route("/performance", web::post().to(performance::<Scene>))
+                    .route(
+                        "/performance-no-constraints",
+                        web::post().to(performance::<Boxes>),
+                    ),
                 RouteSet::Many | RouteSet::One => {
                     let mut app = app;
                     for n in routes.static_routes() {

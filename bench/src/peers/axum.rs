@@ -16,19 +16,19 @@ use validator::Validate;
 
 use crate::{
     scenario::{HELLO, Message, RouteSet},
-    with_validator::Boxes,
+    with_validator::{Boxes, Scene},
 };
 
-async fn assert(Json(boxes): Json<Boxes>) -> StatusCode {
-    match boxes.validate() {
+async fn assert<T: Validate>(Json(body): Json<T>) -> StatusCode {
+    match body.validate() {
         Ok(()) => StatusCode::NO_CONTENT,
         Err(_) => StatusCode::BAD_REQUEST,
     }
 }
 
-async fn performance(Json(boxes): Json<Boxes>) -> Result<Json<Boxes>, StatusCode> {
-    boxes.validate().map_err(|_| StatusCode::BAD_REQUEST)?;
-    Ok(Json(boxes))
+async fn performance<T: Validate>(Json(body): Json<T>) -> Result<Json<T>, StatusCode> {
+    body.validate().map_err(|_| StatusCode::BAD_REQUEST)?;
+    Ok(Json(body))
 }
 
 fn router(routes: RouteSet) -> Router {
@@ -43,12 +43,14 @@ fn router(routes: RouteSet) -> Router {
                     })
                 }),
             )
-            .route("/assert", post(assert))
+            .route("/assert", post(assert::<Scene>))
+            .route("/assert-no-constraints", post(assert::<Boxes>))
             .route(
                 "/stringify",
                 get(|State(boxes): State<Arc<Boxes>>| async move { Json(Boxes::clone(&boxes)) }),
             )
-            .route("/performance", post(performance))
+            .route("/performance", post(performance::<Scene>))
+            .route("/performance-no-constraints", post(performance::<Boxes>))
             .with_state(Arc::new(super::boxes())),
         RouteSet::Many | RouteSet::One => {
             let mut router = Router::new();

@@ -1,10 +1,13 @@
-//! The framework, as a user writes it: controllers and typed routes.
+//! The framework, as a user writes it: controllers and typed routes, served
+//! by `framework::Server` (`TCP_NODELAY` on every connection, its default);
+//! with `metrics`, the app also counts and times every request for
+//! Prometheus (`AppBuilder::metrics`).
 
 use std::{io, net::TcpListener, sync::Arc};
 
 use framework::prelude::*;
 
-use crate::{Boxes, scenario::RouteSet};
+use crate::{Boxes, Scene, scenario::RouteSet};
 
 /// `GET /json`'s body, declared the framework's way.
 #[dto]
@@ -34,7 +37,10 @@ impl Scenarios {
     }
 
     #[typed_route::post("assert")]
-    async fn assert(&self, _body: TypedBody<Boxes>) {}
+    async fn assert(&self, _body: TypedBody<Scene>) {}
+
+    #[typed_route::post("assert-no-constraints")]
+    async fn assert_no_constraints(&self, _body: TypedBody<Boxes>) {}
 
     #[typed_route::get("stringify")]
     async fn stringify(&self) -> Boxes {
@@ -42,7 +48,12 @@ impl Scenarios {
     }
 
     #[typed_route::post("performance", status = 200)]
-    async fn performance(&self, body: TypedBody<Boxes>) -> Boxes {
+    async fn performance(&self, body: TypedBody<Scene>) -> Scene {
+        body.into_inner()
+    }
+
+    #[typed_route::post("performance-no-constraints", status = 200)]
+    async fn performance_no_constraints(&self, body: TypedBody<Boxes>) -> Boxes {
         body.into_inner()
     }
 }
@@ -67,8 +78,11 @@ mod many {
     include!(concat!(env!("OUT_DIR"), "/many_routes.rs"));
 }
 
-pub(super) fn app(routes: RouteSet) -> Result<App, framework::BuildError> {
-    let builder = App::builder().without_docs();
+pub(super) fn app(routes: RouteSet, metrics: bool) -> Result<App, framework::BuildError> {
+    let mut builder = App::builder().without_docs();
+    if metrics {
+        builder = builder.metrics(framework::Metrics::new());
+    }
     let builder = match routes {
         RouteSet::Main => builder.controller(Scenarios {
             boxes: Arc::new(
@@ -81,8 +95,8 @@ pub(super) fn app(routes: RouteSet) -> Result<App, framework::BuildError> {
     builder.build()
 }
 
-pub(super) fn serve(routes: RouteSet, listener: TcpListener) -> io::Result<()> {
-    let app = app(routes).map_err(io::Error::other)?;
+pub(super) fn serve(routes: RouteSet, listener: TcpListener, metrics: bool) -> io::Result<()> {
+    let app = app(routes, metrics).map_err(io::Error::other)?;
     super::runtime()?.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(listener)?;
         framework::Server::from_listener(listener).serve(app).await

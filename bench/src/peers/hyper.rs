@@ -1,5 +1,7 @@
 //! Raw hyper 1.x: a hand-written service routed by matchit, serde_json and
-//! validator for bodies. The ceiling a hyper-based framework can reach.
+//! validator for bodies, `http1::Builder` with `pipeline_flush(true)` and
+//! `TCP_NODELAY` on each connection. The ceiling a hyper-based framework
+//! can reach.
 
 use std::{convert::Infallible, io, net::TcpListener, sync::Arc};
 
@@ -12,7 +14,7 @@ use validator::Validate;
 
 use crate::{
     scenario::{HELLO, Message, RouteSet},
-    with_validator::Boxes,
+    with_validator::{Boxes, Scene},
 };
 
 #[derive(Clone, Copy)]
@@ -20,8 +22,10 @@ enum Route {
     Plaintext,
     Json,
     Assert,
+    AssertNoConstraints,
     Stringify,
     Performance,
+    PerformanceNoConstraints,
     Static(usize),
     Dynamic,
 }
@@ -39,8 +43,13 @@ pub(super) fn serve(routes: RouteSet, listener: TcpListener) -> io::Result<()> {
             insert("/plaintext".into(), Route::Plaintext)?;
             insert("/json".into(), Route::Json)?;
             insert("/assert".into(), Route::Assert)?;
+            insert("/assert-no-constraints".into(), Route::AssertNoConstraints)?;
             insert("/stringify".into(), Route::Stringify)?;
             insert("/performance".into(), Route::Performance)?;
+            insert(
+                "/performance-no-constraints".into(),
+                Route::PerformanceNoConstraints,
+            )?;
         }
         RouteSet::Many | RouteSet::One => {
             for n in routes.static_routes() {
@@ -89,7 +98,9 @@ fn json<T: serde::Serialize>(value: &T) -> Response<Full<Bytes>> {
 }
 
 /// Reads and validates the body, or answers 400.
-async fn read_boxes(request: Request<Incoming>) -> Result<Boxes, Response<Full<Bytes>>> {
+async fn read<T: serde::de::DeserializeOwned + Validate>(
+    request: Request<Incoming>,
+) -> Result<T, Response<Full<Bytes>>> {
     let bad = || reply(StatusCode::BAD_REQUEST, "", Vec::new());
     let body = request
         .into_body()
@@ -97,9 +108,29 @@ async fn read_boxes(request: Request<Incoming>) -> Result<Boxes, Response<Full<B
         .await
         .map_err(|_| bad())?
         .to_bytes();
-    let boxes: Boxes = serde_json::from_slice(&body).map_err(|_| bad())?;
-    boxes.validate().map_err(|_| bad())?;
-    Ok(boxes)
+    let value: T = serde_json::from_slice(&body).map_err(|_| bad())?;
+    value.validate().map_err(|_| bad())?;
+    Ok(value)
+}
+
+/// Answers 204 to a valid body.
+async fn assert<T: serde::de::DeserializeOwned + Validate>(
+    request: Request<Incoming>,
+) -> Response<Full<Bytes>> {
+    match read::<T>(request).await {
+        Ok(_) => reply(StatusCode::NO_CONTENT, "", Vec::new()),
+        Err(response) => response,
+    }
+}
+
+/// Answers a valid body with itself.
+async fn echo<T: serde::de::DeserializeOwned + serde::Serialize + Validate>(
+    request: Request<Incoming>,
+) -> Response<Full<Bytes>> {
+    match read::<T>(request).await {
+        Ok(value) => json(&value),
+        Err(response) => response,
+    }
 }
 
 async fn handle(
@@ -120,15 +151,11 @@ async fn handle(
         (Route::Json, Method::GET) => json(&Message {
             message: HELLO.to_owned(),
         }),
-        (Route::Assert, Method::POST) => match read_boxes(request).await {
-            Ok(_) => reply(StatusCode::NO_CONTENT, "", Vec::new()),
-            Err(response) => response,
-        },
+        (Route::Assert, Method::POST) => assert::<Scene>(request).await,
+        (Route::AssertNoConstraints, Method::POST) => assert::<Boxes>(request).await,
         (Route::Stringify, Method::GET) => json(&state.boxes),
-        (Route::Performance, Method::POST) => match read_boxes(request).await {
-            Ok(boxes) => json(&boxes),
-            Err(response) => response,
-        },
+        (Route::Performance, Method::POST) => echo::<Scene>(request).await,
+        (Route::PerformanceNoConstraints, Method::POST) => echo::<Boxes>(request).await,
         (Route::Static(n), Method::GET) => {
             reply(StatusCode::OK, "text/plain", n.to_string().into_bytes())
         }

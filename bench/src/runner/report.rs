@@ -36,6 +36,8 @@ pub struct Row {
     /// The ratio to raw hyper per server-CPU-second.
     pub vs_hyper_per_cpu: Option<f64>,
     pub vs_axum: Option<f64>,
+    /// The ratio to nestia (requests per second), when nestia ran.
+    pub vs_nestia: Option<f64>,
     /// The framework's target, and whether this run met it.
     pub target: Option<(String, bool)>,
 }
@@ -127,6 +129,7 @@ impl Results {
                     vs_hyper: ratio(Peer::Hyper),
                     vs_hyper_per_cpu,
                     vs_axum: ratio(Peer::Axum),
+                    vs_nestia: ratio(Peer::Nestia),
                     target: (peer == Peer::Framework)
                         .then(|| self.target(scenario))
                         .flatten(),
@@ -163,9 +166,25 @@ impl Results {
                 let hyper = self.framework_vs(scenario, Peer::Hyper)?;
                 Some((">= 0.97x hyper per CPU-s".to_owned(), hyper >= 0.97))
             }
-            "assert" | "stringify" | "performance" => {
+            "assert" | "performance" => {
                 let hyper = self.framework_vs(scenario, Peer::Hyper)?;
-                Some((">= 1.3x hyper + serde_json".to_owned(), hyper >= 1.3))
+                match self.framework_vs(scenario, Peer::Nestia) {
+                    Some(nestia) => Some((
+                        ">= 1.3x hyper + serde_json + validator, >= 7x nestia per CPU-s".to_owned(),
+                        hyper >= 1.3 && nestia >= 7.0,
+                    )),
+                    None => Some((
+                        ">= 1.3x hyper + serde_json + validator per CPU-s".to_owned(),
+                        hyper >= 1.3,
+                    )),
+                }
+            }
+            "stringify" => {
+                let hyper = self.framework_vs(scenario, Peer::Hyper)?;
+                Some((
+                    ">= 1.3x hyper + serde_json per CPU-s".to_owned(),
+                    hyper >= 1.3,
+                ))
             }
             "routes-many-static" | "routes-many-dynamic" => {
                 let one = scenario.replace("many", "one");
@@ -183,7 +202,7 @@ impl Results {
     /// The table for a terminal.
     pub fn text(&self) -> String {
         let mut out = format!(
-            "{:<34} {:<10} {:>10} {:>19} {:>10} {:>9} {:>9} {:>7} {:>8} {:>7}  target\n",
+            "{:<34} {:<17} {:>10} {:>19} {:>10} {:>9} {:>9} {:>7} {:>8} {:>7} {:>7}  target\n",
             "scenario",
             "peer",
             "req/s",
@@ -193,12 +212,13 @@ impl Results {
             "p99",
             "xhyper",
             "xhyper/c",
-            "xaxum"
+            "xaxum",
+            "xnestia"
         );
         for row in self.rows() {
             let _ = writeln!(
                 out,
-                "{:<34} {:<10} {:>10.0} {:>19} {:>10} {:>9} {:>9} {:>7} {:>8} {:>7}  {}",
+                "{:<34} {:<17} {:>10.0} {:>19} {:>10} {:>9} {:>9} {:>7} {:>8} {:>7} {:>7}  {}",
                 row.scenario,
                 row.peer,
                 row.requests_per_second.median,
@@ -209,6 +229,7 @@ impl Results {
                 ratio(row.vs_hyper),
                 ratio(row.vs_hyper_per_cpu),
                 ratio(row.vs_axum),
+                ratio(row.vs_nestia),
                 target_text(&row.target)
             );
         }
@@ -225,7 +246,7 @@ impl Results {
             if let Some((idle, busy)) = self.memory.get(peer.name()) {
                 let _ = writeln!(
                     out,
-                    "  {:<10} {:>7.1} MB / {:>7.1} MB",
+                    "  {:<17} {:>7.1} MB / {:>7.1} MB",
                     peer.name(),
                     *idle as f64 / 1024.0,
                     *busy as f64 / 1024.0
@@ -238,12 +259,12 @@ impl Results {
     /// The table as markdown.
     pub fn markdown(&self, context: &str) -> String {
         let mut out = format!(
-            "{context}\n\n| scenario | peer | req/s | min - max | per CPU-s | p50 | p99 | x hyper | x hyper per CPU-s | x axum | framework's target |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
+            "{context}\n\n| scenario | peer | req/s | min - max | per CPU-s | p50 | p99 | x hyper | x hyper per CPU-s | x axum | x nestia | framework's target |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
         );
         for row in self.rows() {
             let _ = writeln!(
                 out,
-                "| {} | {} | {:.0} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {:.0} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 row.scenario,
                 row.peer,
                 row.requests_per_second.median,
@@ -254,6 +275,7 @@ impl Results {
                 ratio(row.vs_hyper),
                 ratio(row.vs_hyper_per_cpu),
                 ratio(row.vs_axum),
+                ratio(row.vs_nestia),
                 target_text(&row.target)
             );
         }
@@ -276,13 +298,21 @@ impl Results {
 
     /// A bar chart of each peer's throughput relative to raw hyper.
     pub fn svg(&self, title: &str) -> String {
-        const COLORS: [&str; 4] = ["#d9480f", "#495057", "#1971c2", "#2f9e44"];
+        const COLORS: [&str; Peer::ALL.len()] = [
+            "#d9480f", "#f59f00", "#495057", "#1971c2", "#2f9e44", "#e03131", "#9c36b5", "#0c8599",
+        ];
         let rows = self.rows();
         let scenarios = &self.order;
+        // The peers that ran, each keeping its colour.
+        let peers: Vec<(&str, Peer)> = COLORS
+            .into_iter()
+            .zip(Peer::ALL)
+            .filter(|(_, peer)| rows.iter().any(|row| row.peer == peer.name()))
+            .collect();
         let bar = 14.0;
-        let group = bar * Peer::ALL.len() as f64 + 12.0;
+        let group = bar * peers.len() as f64 + 12.0;
         let left = 250.0;
-        let width = 900.0;
+        let width = (20.0 + 140.0 * peers.len() as f64).max(900.0);
         let plot = width - left - 70.0;
         let top = 60.0;
         let height = top + group * scenarios.len() as f64 + 30.0;
@@ -295,12 +325,11 @@ impl Results {
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"10\" y=\"20\" font-size=\"15\" font-weight=\"bold\">{}</text>\n",
             escape(title)
         );
-        for (index, peer) in Peer::ALL.iter().enumerate() {
-            let lx = 10.0 + 130.0 * index as f64;
+        for (index, (color, peer)) in peers.iter().enumerate() {
+            let lx = 10.0 + 140.0 * index as f64;
             let _ = writeln!(
                 svg,
-                "<rect x=\"{lx}\" y=\"32\" width=\"12\" height=\"12\" fill=\"{}\"/><text x=\"{}\" y=\"43\">{}</text>",
-                COLORS[index],
+                "<rect x=\"{lx}\" y=\"32\" width=\"12\" height=\"12\" fill=\"{color}\"/><text x=\"{}\" y=\"43\">{}</text>",
                 lx + 16.0,
                 peer.name()
             );
@@ -321,7 +350,7 @@ impl Results {
                 gy + group / 2.0,
                 escape(scenario)
             );
-            for (index, peer) in Peer::ALL.iter().enumerate() {
+            for (index, (color, peer)) in peers.iter().enumerate() {
                 let Some(row) = rows
                     .iter()
                     .find(|row| &row.scenario == scenario && row.peer == peer.name())
@@ -332,10 +361,9 @@ impl Results {
                 let y = gy + bar * index as f64;
                 let _ = writeln!(
                     svg,
-                    "<rect x=\"{left}\" y=\"{y}\" width=\"{:.1}\" height=\"{}\" fill=\"{}\"/><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\">{value:.2}x</text>",
+                    "<rect x=\"{left}\" y=\"{y}\" width=\"{:.1}\" height=\"{}\" fill=\"{color}\"/><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\">{value:.2}x</text>",
                     (x(value) - left).max(1.0),
                     bar - 2.0,
-                    COLORS[index],
                     x(value) + 4.0,
                     y + bar - 4.0
                 );

@@ -4,12 +4,17 @@
 use std::{
     io::{self, BufRead, BufReader, Read, Write},
     net::{SocketAddr, TcpStream},
-    path::Path,
+    path::PathBuf,
     process::{Child, Command, Stdio},
     time::Duration,
 };
 
-use bench::{peers::Peer, scenario::RouteSet};
+use bench::{
+    peers::{Peer, Runtime},
+    scenario::RouteSet,
+};
+
+use super::node::NodePeers;
 
 /// A running `bench-server`; killed when dropped.
 pub struct Server {
@@ -20,14 +25,52 @@ pub struct Server {
     pub many: usize,
 }
 
+/// How to start each peer's server.
+#[derive(Debug)]
+pub struct Launcher {
+    /// `bench-server`, for the Rust peers.
+    pub binary: PathBuf,
+    /// The node peers, when `--with-node` prepared them.
+    pub node: Option<NodePeers>,
+}
+
+impl Launcher {
+    /// The peer's server process, pinned to `core` with taskset (which
+    /// execs it: the child's id is the server's).
+    fn command(&self, peer: Peer, routes: RouteSet, core: usize) -> io::Result<Command> {
+        let mut command = Command::new("taskset");
+        command.arg("-c").arg(core.to_string());
+        match peer.runtime() {
+            Runtime::Rust => {
+                command.arg(&self.binary).args([peer.name(), routes.name()]);
+            }
+            Runtime::Node { script } => {
+                let node = self.node.as_ref().ok_or_else(|| {
+                    io::Error::other(format!("{peer} runs on node: pass --with-node"))
+                })?;
+                command
+                    .current_dir(&node.project)
+                    .env("NODE_ENV", "production")
+                    .arg("node")
+                    .arg(format!("dist/{script}.js"))
+                    .arg("0")
+                    .arg(&node.stringify);
+            }
+        }
+        Ok(command)
+    }
+}
+
 impl Server {
     /// Starts `peer`'s `routes` on `core` and waits for its address.
-    pub fn start(binary: &Path, peer: Peer, routes: RouteSet, core: usize) -> io::Result<Server> {
-        let mut child = Command::new("taskset")
-            .arg("-c")
-            .arg(core.to_string())
-            .arg(binary)
-            .args([peer.name(), routes.name()])
+    pub fn start(
+        launcher: &Launcher,
+        peer: Peer,
+        routes: RouteSet,
+        core: usize,
+    ) -> io::Result<Server> {
+        let mut child = launcher
+            .command(peer, routes, core)?
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()?;
@@ -44,6 +87,7 @@ impl Server {
             .and_then(|(addr, many)| Some((addr.parse().ok()?, many.parse().ok()?)));
         let Some((addr, many)) = parsed else {
             let _ = child.kill();
+            let _ = child.wait();
             return Err(io::Error::other(format!("{peer} did not start: {line:?}")));
         };
         Ok(Server { child, addr, many })

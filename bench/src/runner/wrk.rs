@@ -11,6 +11,8 @@ use std::{
 
 use bench::scenario::Scenario;
 
+use super::latency::{CallLatency, Run};
+
 /// Makes sure `wrk` is on the PATH, installing it with apt-get as root.
 pub fn ensure_installed() -> Result<(), String> {
     if Command::new("wrk").arg("--version").output().is_ok() {
@@ -43,9 +45,8 @@ pub struct Measured {
     /// CPU time (user + system) the server spent during the run, seconds;
     /// measured by the caller around the run (0 until then).
     pub server_cpu_seconds: f64,
-    /// Median latency, microseconds; `None` when the load generator's
-    /// figure is impossible (wrk times a pipelined batch as one request and
-    /// can print `0us`).
+    /// Median latency of one request call (a batch when pipelined),
+    /// microseconds; `None` when the load generator's figure is impossible.
     pub p50_us: Option<f64>,
     /// 99th percentile latency, microseconds; `None` when impossible (zero,
     /// or below the median).
@@ -72,8 +73,22 @@ impl Measured {
     }
 }
 
+/// What the script's `done()` prints: the run's summary and the latency
+/// histogram wrk hands it (`value:count` pairs from its minimum up).
+const DONE: &str = r#"done = function(summary, latency, requests)
+  io.write(string.format("bench-summary %d %d\n", summary.duration, summary.requests))
+  local pairs = {}
+  for i = 1, #latency do
+    local value, count = latency(i)
+    pairs[i] = string.format("%d:%d", value, count)
+  end
+  io.write("bench-latency ", table.concat(pairs, " "), "\n")
+end
+"#;
+
 /// The Lua script of a scenario: its method, body and, when `pipeline` is
-/// above 1, that many requests sent at once.
+/// above 1, that many requests sent at once; `done()` prints the latency
+/// histogram (see [`super::latency`]).
 pub fn script(dir: &Path, scenario: Scenario, pipeline: usize) -> io::Result<PathBuf> {
     let mut lua = format!("wrk.method = \"{}\"\n", scenario.method());
     if let Some(body) = scenario.body() {
@@ -87,25 +102,44 @@ pub fn script(dir: &Path, scenario: Scenario, pipeline: usize) -> io::Result<Pat
             "init = function(args)\n  local r = {{}}\n  for i = 1, {pipeline} do r[i] = wrk.format() end\n  req = table.concat(r)\nend\nrequest = function()\n  return req\nend\n"
         ));
     }
+    lua.push_str(DONE);
     let path = dir.join(format!("{}-{pipeline}.lua", scenario.name()));
     std::fs::write(&path, lua)?;
     Ok(path)
 }
 
-/// Runs wrk with one thread pinned to `core`.
-pub fn run(
-    core: usize,
-    addr: SocketAddr,
-    path: &str,
-    script: &Path,
-    connections: usize,
-    duration: Duration,
-) -> Result<Measured, String> {
+/// One wrk run's settings.
+#[derive(Clone, Copy, Debug)]
+pub struct Load<'a> {
+    /// The core wrk is pinned to.
+    pub core: usize,
+    pub addr: SocketAddr,
+    pub path: &'a str,
+    /// From [`script`].
+    pub script: &'a Path,
+    pub connections: usize,
+    /// Requests per call, as the script sends them.
+    pub pipeline: usize,
+    pub duration: Duration,
+}
+
+/// Runs wrk with one thread pinned to its core.
+pub fn run(load: &Load<'_>) -> Result<Measured, String> {
+    let Load {
+        core,
+        addr,
+        path,
+        script,
+        connections,
+        pipeline,
+        duration,
+    } = *load;
     let output = Command::new("taskset")
         .arg("-c")
         .arg(core.to_string())
         .arg("wrk")
-        .args(["-t1", "--latency"])
+        // A slow answer on a loaded machine is latency, not a failed run.
+        .args(["-t1", "--latency", "--timeout", "10s"])
         .arg(format!("-c{connections}"))
         // wrk takes whole seconds.
         .arg(format!("-d{}s", duration.as_secs().max(1)))
@@ -121,11 +155,12 @@ pub fn run(
             String::from_utf8_lossy(&output.stderr)
         ));
     }
-    parse(&report)
+    parse(&report, connections as u64, pipeline as u64)
 }
 
-/// Reads wrk's report; refuses runs with errors or non-2xx answers.
-pub fn parse(report: &str) -> Result<Measured, String> {
+/// Reads wrk's report and what the script's `done()` printed; refuses runs
+/// with errors or non-2xx answers.
+pub fn parse(report: &str, connections: u64, pipeline: u64) -> Result<Measured, String> {
     if let Some(line) = report
         .lines()
         .find(|line| line.contains("Non-2xx or 3xx responses"))
@@ -151,40 +186,49 @@ pub fn parse(report: &str) -> Result<Measured, String> {
         .find_map(|line| line.trim().split_once(" requests in "))
         .and_then(|(count, _)| count.trim().parse().ok())
         .ok_or_else(|| format!("no request count in wrk's report:\n{report}"))?;
-    let percentile = |name: &str| {
-        report
-            .lines()
-            .map(str::trim)
-            .find_map(|line| line.strip_prefix(name))
-            .and_then(|value| duration_us(value.trim()))
-            .ok_or_else(|| format!("no {name} latency in wrk's report:\n{report}"))
-    };
+    let latency = call_latency(report, connections, pipeline)
+        .ok_or_else(|| format!("no latency histogram in wrk's report:\n{report}"))?;
     Ok(Measured::new(
         requests_per_second,
         requests,
-        percentile("50%")?,
-        percentile("99%")?,
+        latency.percentile(50.0),
+        latency.percentile(99.0),
     ))
 }
 
-/// `385.00us`, `1.02ms`, `2.00s` in microseconds.
-fn duration_us(text: &str) -> Option<f64> {
-    let split = text.find(|c: char| c.is_ascii_alphabetic())?;
-    let (number, unit) = text.split_at(split);
-    let number: f64 = number.parse().ok()?;
-    Some(match unit {
-        "us" => number,
-        "ms" => number * 1e3,
-        "s" => number * 1e6,
-        "m" => number * 60e6,
-        _ => return None,
-    })
+/// The latency of a request call from the lines `done()` printed.
+fn call_latency(report: &str, connections: u64, pipeline: u64) -> Option<CallLatency> {
+    let line = |prefix: &str| {
+        report
+            .lines()
+            .find_map(|line| line.strip_prefix(prefix))
+            .map(str::trim)
+    };
+    let mut summary = line("bench-summary ")?.split(' ').map(str::parse::<u64>);
+    let (Some(Ok(duration_us)), Some(Ok(responses))) = (summary.next(), summary.next()) else {
+        return None;
+    };
+    let histogram: Option<Vec<(u64, u64)>> = line("bench-latency")?
+        .split_whitespace()
+        .map(|pair| {
+            let (value, count) = pair.split_once(':')?;
+            Some((value.parse().ok()?, count.parse().ok()?))
+        })
+        .collect();
+    let run = Run {
+        duration_us,
+        responses,
+        connections,
+        pipeline,
+    };
+    CallLatency::from_wrk(&histogram?, run)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// wrk's report, then what the script's `done()` printed.
     const REPORT: &str = "Running 2s test @ http://127.0.0.1:1/plaintext
   1 threads and 64 connections
   Thread Stats   Avg      Stdev     Max   +/- Stdev
@@ -198,11 +242,13 @@ mod tests {
   123456 requests in 2.00s, 15.07MB read
 Requests/sec:  61728.00
 Transfer/sec:      7.53MB
+bench-summary 2000000 123456
+bench-latency 985:70000 1100:40000 1200:10000 1500:3456
 ";
 
     #[test]
     fn reads_throughput_and_percentiles() {
-        let measured = parse(REPORT).unwrap();
+        let measured = parse(REPORT, 64, 1).unwrap();
         assert_eq!(measured.requests_per_second, 61728.0);
         assert_eq!(measured.requests, 123456);
         assert_eq!(measured.p50_us, Some(985.0));
@@ -211,13 +257,25 @@ Transfer/sec:      7.53MB
     }
 
     #[test]
-    fn impossible_percentiles_are_not_reported() {
-        let zero = parse(&REPORT.replace("99%    1.50ms", "99%    0.00us")).unwrap();
-        assert_eq!((zero.p50_us, zero.p99_us), (Some(985.0), None));
-        let below = parse(&REPORT.replace("99%    1.50ms", "99%  500.00us")).unwrap();
-        assert_eq!(below.p99_us, None, "a p99 below the median");
-        let none = parse(&REPORT.replace("50%  985.00us", "50%    0.00us")).unwrap();
-        assert_eq!((none.p50_us, none.p99_us), (None, None));
+    fn percentiles_come_from_the_histogram_not_wrk_s_text() {
+        // wrk's pipelined text can say 0us; the histogram is what counts.
+        let broken = REPORT.replace("99%    1.50ms", "99%    0.00us");
+        assert_eq!(parse(&broken, 64, 1).unwrap().p99_us, Some(1500.0));
+        let none = REPORT.replace("bench-latency", "something else");
+        assert!(parse(&none, 64, 1).unwrap_err().contains("histogram"));
+    }
+
+    #[test]
+    fn the_script_prints_the_histogram_and_pipelines() {
+        let dir = tempfile::tempdir().unwrap();
+        let lua = std::fs::read_to_string(script(dir.path(), Scenario::Json, 10).unwrap()).unwrap();
+        assert!(lua.contains("for i = 1, 10 do r[i] = wrk.format() end"));
+        assert!(lua.contains("done = function(summary, latency, requests)"));
+        assert!(lua.contains("bench-latency"));
+        let post =
+            std::fs::read_to_string(script(dir.path(), Scenario::Assert, 1).unwrap()).unwrap();
+        assert!(post.starts_with("wrk.method = \"POST\""));
+        assert!(!post.contains("init = function"));
     }
 
     #[test]
@@ -226,16 +284,16 @@ Transfer/sec:      7.53MB
             "Requests/sec",
             "  Non-2xx or 3xx responses: 3\nRequests/sec",
         );
-        assert!(parse(&wrong).unwrap_err().contains("wrong answers"));
+        assert!(parse(&wrong, 64, 1).unwrap_err().contains("wrong answers"));
         let errors = REPORT.replace(
             "Requests/sec",
             "  Socket errors: connect 0, read 2, write 0, timeout 0\nRequests/sec",
         );
-        assert!(parse(&errors).unwrap_err().contains("socket errors"));
+        assert!(parse(&errors, 64, 1).unwrap_err().contains("socket errors"));
         let clean = REPORT.replace(
             "Requests/sec",
             "  Socket errors: connect 0, read 0, write 0, timeout 0\nRequests/sec",
         );
-        assert!(parse(&clean).is_ok());
+        assert!(parse(&clean, 64, 1).is_ok());
     }
 }

@@ -1,14 +1,19 @@
-//! `cargo run --release -p bench --bin compile-time`: what users feel every
-//! edit. Builds the same N-route app written with the framework and with
-//! axum, each in its own workspace under a temporary directory (as a user's
-//! app is: no `[patch]`, no profiles from this workspace), and measures:
+//! `cargo run -p bench --bin compile-time`: what users feel every edit.
+//! Builds the same N-route app written with the framework and with axum,
+//! each in its own workspace under a temporary directory (as a user's app
+//! is: no `[patch]`, no profiles from this workspace), and measures, in this
+//! order (each figure is printed and the markdown rewritten as soon as it is
+//! known, so an interrupted run keeps what it measured):
 //!
-//! - a clean release build (dependencies included), and the app crate alone;
-//! - an incremental debug rebuild after changing one handler's body (the
-//!   median of three edits);
-//! - the lines of macro-expanded code per route (`-Zunpretty=expanded`, as
-//!   `cargo expand` prints it), marginal between N and 10 routes;
-//! - a clean release build of the BBS example.
+//! 1. per app, in the dev profile: a clean build of the dependencies with a
+//!    10-route app, the build of the app crate grown to N routes, an
+//!    incremental rebuild after changing one handler's body (the median of
+//!    three edits), and the lines of macro-expanded code per route
+//!    (`-Zunpretty=expanded`, what `cargo expand` prints), marginal between
+//!    N and 10 routes;
+//! 2. per app, in the release profile: the same clean build of the
+//!    dependencies and the build of the app crate with N routes;
+//! 3. a clean release build of the BBS example.
 //!
 //! Wall time and CPU time (user + system of every process the build ran)
 //! are reported: CPU time is steadier when the machine is busy.
@@ -31,9 +36,12 @@ struct Args {
     /// Routes in each app.
     #[arg(long, default_value_t = 1000)]
     routes: usize,
-    /// Skip the clean builds (dependencies included) of both apps and BBS.
+    /// Skip the release builds of both apps.
     #[arg(long)]
-    no_clean: bool,
+    no_release: bool,
+    /// Skip the clean release build of the BBS example.
+    #[arg(long)]
+    no_bbs: bool,
     /// Where the markdown goes.
     #[arg(long, default_value = "bench/results/compile-time.md")]
     out: PathBuf,
@@ -44,6 +52,21 @@ struct Args {
 struct Cost {
     wall: Duration,
     cpu: Duration,
+}
+
+/// One figure of one app.
+#[derive(Clone, Copy, Debug)]
+enum Figure {
+    Build(Cost),
+    LinesPerRoute(f64),
+}
+
+/// The figures measured so far, in the order they were.
+#[derive(Debug, Default)]
+struct Table {
+    routes: usize,
+    rows: Vec<(String, [Option<Figure>; 2])>,
+    bbs: Option<Cost>,
 }
 
 fn main() -> ExitCode {
@@ -63,56 +86,59 @@ fn main() -> ExitCode {
 fn run(args: &Args) -> Result<String, String> {
     let workspace = workspace_dir()?;
     let scratch = std::env::temp_dir().join(format!("compile-time-{}", std::process::id()));
-    let mut rows = Vec::new();
-    for kind in [Kind::Framework, Kind::Axum] {
-        let dir = scratch.join(kind.name());
-        write_app(&dir, kind, args.routes, &workspace)?;
-        rows.push((kind, measure_app(&dir, kind, args)?));
+    let mut table = Table {
+        routes: args.routes,
+        ..Table::default()
+    };
+    let kinds = [Kind::Framework, Kind::Axum];
+    for kind in kinds {
+        write_app(&scratch.join(kind.name()), kind, args.routes, &workspace)?;
     }
-    let bbs = if args.no_clean {
-        None
-    } else {
+    for kind in kinds {
+        dev_builds(&scratch.join(kind.name()), kind, args, &mut table)?;
+    }
+    if !args.no_release {
+        for kind in kinds {
+            release_builds(&scratch.join(kind.name()), kind, args, &mut table)?;
+        }
+    }
+    if !args.no_bbs {
+        eprintln!("compile-time: clean release build of the BBS example");
         let target = scratch.join("bbs-target");
-        Some(timed(cargo(&workspace, &target).args([
+        table.bbs = Some(timed(cargo(&workspace, &target).args([
             "build",
             "--release",
             "-p",
             "bbs",
-        ]))?)
-    };
-    let _ = std::fs::remove_dir_all(&scratch);
-    let table = markdown(args.routes, &rows, bbs);
-    if let Some(parent) = args.out.parent() {
-        std::fs::create_dir_all(parent).map_err(|err| err.to_string())?;
+        ]))?);
+        save(args, &table)?;
     }
-    std::fs::write(&args.out, &table).map_err(|err| format!("{}: {err}", args.out.display()))?;
-    Ok(table)
+    let _ = std::fs::remove_dir_all(&scratch);
+    Ok(table.markdown())
 }
 
-/// What was measured for one app.
-struct AppCosts {
-    clean_release: Option<Cost>,
-    app_release: Cost,
-    incremental_debug: Cost,
-    lines_per_route: f64,
-}
-
-fn measure_app(dir: &Path, kind: Kind, args: &Args) -> Result<AppCosts, String> {
+/// Dev-profile figures of one app: clean build, N routes, incremental
+/// rebuild, expanded lines.
+fn dev_builds(dir: &Path, kind: Kind, args: &Args, table: &mut Table) -> Result<(), String> {
     let target = dir.join("target");
-    eprintln!("compile-time: {} app, {} routes", kind.name(), args.routes);
-    let clean_release = if args.no_clean {
-        cargo(dir, &target)
-            .args(["build", "--release"])
-            .status()
-            .map_err(|e| e.to_string())?;
-        None
-    } else {
-        Some(timed(cargo(dir, &target).args(["build", "--release"]))?)
-    };
-    touch(&dir.join("src/main.rs"), &apps::main_rs(kind, args.routes))?;
-    let app_release = timed(cargo(dir, &target).args(["build", "--release"]))?;
-    timed(cargo(dir, &target).arg("build"))?;
-    let source = apps::main_rs(kind, args.routes);
+    let routes = args.routes;
+    let source = apps::main_rs(kind, routes);
+    touch(&dir.join("src/main.rs"), &apps::main_rs(kind, 10))?;
+    let clean = timed(cargo(dir, &target).arg("build"))?;
+    table.record(
+        args,
+        kind,
+        "clean debug build: dependencies and a 10-route app",
+        Figure::Build(clean),
+    )?;
+    touch(&dir.join("src/main.rs"), &source)?;
+    let grown = timed(cargo(dir, &target).arg("build"))?;
+    table.record(
+        args,
+        kind,
+        &format!("debug build of the app crate grown to {routes} routes"),
+        Figure::Build(grown),
+    )?;
     let mut edits = Vec::new();
     for edit in 0..3 {
         let edited = apps::edit_first_handler(&source, edit).ok_or("no handler to edit")?;
@@ -120,18 +146,129 @@ fn measure_app(dir: &Path, kind: Kind, args: &Args) -> Result<AppCosts, String> 
         edits.push(timed(cargo(dir, &target).arg("build"))?);
     }
     edits.sort_by_key(|cost| cost.wall);
+    table.record(
+        args,
+        kind,
+        "incremental debug rebuild after editing one handler's body (median of 3)",
+        Figure::Build(edits[1]),
+    )?;
     let lines = |routes: usize| -> Result<usize, String> {
         touch(&dir.join("src/main.rs"), &apps::main_rs(kind, routes))?;
         expanded_lines(dir, &target)
     };
+    let many = lines(routes)?;
     let few = lines(10)?;
-    let many = lines(args.routes)?;
-    Ok(AppCosts {
-        clean_release,
-        app_release,
-        incremental_debug: edits[1],
-        lines_per_route: (many as f64 - few as f64) / (args.routes as f64 - 10.0).max(1.0),
-    })
+    let per_route = (many as f64 - few as f64) / (routes as f64 - 10.0).max(1.0);
+    table.record(
+        args,
+        kind,
+        "expanded lines per route (`cargo expand`)",
+        Figure::LinesPerRoute(per_route),
+    )
+}
+
+/// Release-profile figures of one app: clean build with 10 routes, then N.
+fn release_builds(dir: &Path, kind: Kind, args: &Args, table: &mut Table) -> Result<(), String> {
+    let target = dir.join("target");
+    touch(&dir.join("src/main.rs"), &apps::main_rs(kind, 10))?;
+    let clean = timed(cargo(dir, &target).args(["build", "--release"]))?;
+    table.record(
+        args,
+        kind,
+        "clean release build: dependencies and a 10-route app",
+        Figure::Build(clean),
+    )?;
+    touch(&dir.join("src/main.rs"), &apps::main_rs(kind, args.routes))?;
+    let grown = timed(cargo(dir, &target).args(["build", "--release"]))?;
+    table.record(
+        args,
+        kind,
+        &format!(
+            "release build of the app crate grown to {} routes",
+            args.routes
+        ),
+        Figure::Build(grown),
+    )
+}
+
+impl Table {
+    /// Adds a figure, says it, and rewrites the markdown.
+    fn record(
+        &mut self,
+        args: &Args,
+        kind: Kind,
+        what: &str,
+        figure: Figure,
+    ) -> Result<(), String> {
+        eprintln!(
+            "compile-time: {} app: {what}: {}",
+            kind.name(),
+            figure_text(Some(figure))
+        );
+        let column = usize::from(kind == Kind::Axum);
+        match self.rows.iter_mut().find(|(name, _)| name == what) {
+            Some((_, figures)) => figures[column] = Some(figure),
+            None => {
+                let mut figures = [None, None];
+                figures[column] = Some(figure);
+                self.rows.push((what.to_owned(), figures));
+            }
+        }
+        save(args, self)
+    }
+
+    fn markdown(&self) -> String {
+        let routes = self.routes;
+        let mut out = format!(
+            "Measured with `cargo run -p bench --bin compile-time -- --routes {routes}`: the same {routes} routes (`PUT /itemsK/rN/:id`, a validated JSON body answered back) with the framework (controllers of 10, `#[dto]`; it also builds the OpenAPI document, which the axum app has not) and with axum 0.8 (`Router::route`, serde + validator), each in its own workspace with its own target directory. Wall time, then CPU time (user + system of every process the build ran); the ratio of wall times, then of CPU times.\n\n| | framework | axum | framework / axum |\n|---|---:|---:|---:|\n"
+        );
+        for (what, [mine, theirs]) in &self.rows {
+            let ratio = match (mine, theirs) {
+                (Some(Figure::Build(a)), Some(Figure::Build(b))) => format!(
+                    "{:.2}x ({:.2}x)",
+                    a.wall.as_secs_f64() / b.wall.as_secs_f64(),
+                    a.cpu.as_secs_f64() / b.cpu.as_secs_f64()
+                ),
+                (Some(Figure::LinesPerRoute(a)), Some(Figure::LinesPerRoute(b))) => {
+                    format!("{:.2}x", a / b)
+                }
+                _ => "-".to_owned(),
+            };
+            out.push_str(&format!(
+                "| {what} | {} | {} | {ratio} |\n",
+                figure_text(*mine),
+                figure_text(*theirs)
+            ));
+        }
+        if let Some(bbs) = self.bbs {
+            out.push_str(&format!(
+                "\nClean release build of the BBS example (`cargo build --release -p bbs`, fresh target directory): {}.\n",
+                figure_text(Some(Figure::Build(bbs)))
+            ));
+        }
+        out
+    }
+}
+
+fn figure_text(figure: Option<Figure>) -> String {
+    match figure {
+        None => "-".to_owned(),
+        Some(Figure::Build(cost)) => format!(
+            "{:.1} s ({:.1} s CPU)",
+            cost.wall.as_secs_f64(),
+            cost.cpu.as_secs_f64()
+        ),
+        Some(Figure::LinesPerRoute(lines)) => format!("{lines:.0}"),
+    }
+}
+
+/// Writes the markdown measured so far.
+fn save(args: &Args, table: &Table) -> Result<(), String> {
+    if let Some(parent) = args.out.parent() {
+        std::fs::create_dir_all(parent).map_err(|err| err.to_string())?;
+    }
+    std::fs::write(&args.out, table.markdown())
+        .map_err(|err| format!("{}: {err}", args.out.display()))
 }
 
 fn write_app(dir: &Path, kind: Kind, routes: usize, workspace: &Path) -> Result<(), String> {
@@ -205,7 +342,8 @@ fn children_cpu() -> Result<Duration, String> {
 fn expanded_lines(dir: &Path, target: &Path) -> Result<usize, String> {
     let output = cargo(dir, target)
         .env("RUSTC_BOOTSTRAP", "1")
-        .args(["rustc", "--profile", "check", "--", "-Zunpretty=expanded"])
+        // The dev profile: its dependencies are built already.
+        .args(["rustc", "--", "-Zunpretty=expanded"])
         .output()
         .map_err(|err| format!("cargo rustc: {err}"))?;
     if !output.status.success() {
@@ -222,65 +360,4 @@ fn workspace_dir() -> Result<PathBuf, String> {
         .parent()
         .map(Path::to_path_buf)
         .ok_or_else(|| "no workspace directory".to_owned())
-}
-
-fn markdown(routes: usize, rows: &[(Kind, AppCosts)], bbs: Option<Cost>) -> String {
-    let cost = |cost: Option<Cost>| {
-        cost.map_or_else(
-            || "-".to_owned(),
-            |cost| {
-                format!(
-                    "{:.1} s ({:.1} s CPU)",
-                    cost.wall.as_secs_f64(),
-                    cost.cpu.as_secs_f64()
-                )
-            },
-        )
-    };
-    let mut out = format!(
-        "Measured with `cargo run --release -p bench --bin compile-time -- --routes {routes}`: the same {routes} routes (`PUT /itemsK/rN/:id`, a validated JSON body answered back) with the framework (controllers of 10, `#[dto]`) and with axum 0.8 (`Router::route`, serde + validator; no OpenAPI, which the framework app also gets), each in its own workspace.\n\n| | framework | axum | framework / axum |\n|---|---:|---:|---:|\n"
-    );
-    let (Some((_, mine)), Some((_, theirs))) = (
-        rows.iter().find(|(kind, _)| *kind == Kind::Framework),
-        rows.iter().find(|(kind, _)| *kind == Kind::Axum),
-    ) else {
-        return out;
-    };
-    let ratio = |a: Option<Cost>, b: Option<Cost>| match (a, b) {
-        (Some(a), Some(b)) => format!("{:.2}x", a.wall.as_secs_f64() / b.wall.as_secs_f64()),
-        _ => "-".to_owned(),
-    };
-    let mut row = |name: &str, a: Option<Cost>, b: Option<Cost>| {
-        out.push_str(&format!(
-            "| {name} | {} | {} | {} |\n",
-            cost(a),
-            cost(b),
-            ratio(a, b)
-        ));
-    };
-    row(
-        "clean release build, dependencies included",
-        mine.clean_release,
-        theirs.clean_release,
-    );
-    row(
-        &format!("release build of the app crate ({routes} routes)"),
-        Some(mine.app_release),
-        Some(theirs.app_release),
-    );
-    row(
-        "incremental debug rebuild after editing one handler",
-        Some(mine.incremental_debug),
-        Some(theirs.incremental_debug),
-    );
-    out.push_str(&format!(
-        "| expanded lines per route (`cargo expand`) | {:.0} | {:.0} | {:.2}x |\n",
-        mine.lines_per_route,
-        theirs.lines_per_route,
-        mine.lines_per_route / theirs.lines_per_route
-    ));
-    if bbs.is_some() {
-        out.push_str(&format!("\nClean release build of the BBS example (`cargo build --release -p bbs`, fresh target directory): {}.\n", cost(bbs)));
-    }
-    out
 }
