@@ -53,14 +53,7 @@ fn tree(hir: &Hir) -> Option<Value> {
     Some(match hir.kind() {
         HirKind::Empty => json!({ "q": [] }),
         HirKind::Literal(literal) => json!({ "l": std::str::from_utf8(&literal.0).ok()? }),
-        HirKind::Class(Class::Unicode(class)) => {
-            let ranges: Vec<[u32; 2]> = class
-                .ranges()
-                .iter()
-                .map(|range| [u32::from(range.start()), u32::from(range.end())])
-                .collect();
-            json!({ "c": ranges })
-        }
+        HirKind::Class(Class::Unicode(class)) => json!({ "c": drawn_ranges(class) }),
         HirKind::Class(Class::Bytes(class)) => {
             let ranges: Vec<[u32; 2]> = class
                 .ranges()
@@ -88,6 +81,34 @@ fn tree(hir: &Hir) -> Option<Value> {
     })
 }
 
+/// The last code point of Latin Extended-B: below it, letters' and digits'
+/// Unicode properties have not changed for decades.
+const STABLE_END: u32 = 0x24f;
+
+/// The code points a class is drawn from: those up to [`STABLE_END`] when
+/// it has any, else all of it. A class of Unicode properties (`\p{Lu}`) is
+/// read here with the Unicode tables of Rust's `regex-syntax`, while the
+/// SDK's own check runs the JavaScript engine's, which may be of another
+/// Unicode version: characters assigned or recategorised between the two
+/// (U+0295 is `Ll` in older tables, `Lo` in newer ones) would be drawn yet
+/// refused by the check.
+fn drawn_ranges(class: &regex_syntax::hir::ClassUnicode) -> Vec<[u32; 2]> {
+    let all = class
+        .ranges()
+        .iter()
+        .map(|range| [u32::from(range.start()), u32::from(range.end())]);
+    let stable: Vec<[u32; 2]> = all
+        .clone()
+        .filter(|[start, _]| *start <= STABLE_END)
+        .map(|[start, end]| [start, end.min(STABLE_END)])
+        .collect();
+    if stable.is_empty() {
+        all.collect()
+    } else {
+        stable
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,6 +124,22 @@ mod tests {
                 { "q": [] },
             ]})
         );
+    }
+
+    #[test]
+    fn unicode_properties_are_drawn_where_every_unicode_version_agrees() {
+        let tree = pattern_tree(r"^\p{Lu}$").unwrap();
+        let ranges = tree["q"][1]["c"].as_array().unwrap();
+        assert!(!ranges.is_empty());
+        for range in ranges {
+            assert!(
+                range[1].as_u64().unwrap() <= u64::from(STABLE_END),
+                "{range}"
+            );
+        }
+        // A class with nothing below the limit is drawn whole.
+        let cyrillic = pattern_tree(r"^[\u{0400}-\u{04FF}]$").unwrap();
+        assert_eq!(cyrillic["q"][1]["c"], json!([[0x400, 0x4ff]]));
     }
 
     #[test]

@@ -5,9 +5,10 @@
 use uuid::Uuid;
 
 use super::{
-    ArticleSnapshot, ArticleStore, AttachmentFile, StoreError,
+    Article, ArticleEvent, ArticleSnapshot, ArticleStore, ArticleSummary, AttachmentFile,
+    StoreError,
     backend::{Columns, on_pool},
-    file_from_row, now, settle, snapshot_from_row, stamp,
+    file_from_row, now, record_event, settle, snapshot_from_row, stamp,
 };
 
 /// A file uploaded to an article.
@@ -40,7 +41,8 @@ pub enum Attached {
 impl ArticleStore {
     /// Records `uploads` and appends a snapshot of the article's current
     /// content listing them after its current files, in one transaction,
-    /// unless it would list more than `limit` files.
+    /// unless it would list more than `limit` files. The new snapshot is an
+    /// update of the article: the live feed tells its followers.
     pub async fn attach(
         &self,
         section: &str,
@@ -49,20 +51,21 @@ impl ArticleStore {
         limit: usize,
     ) -> Result<Attached, StoreError> {
         let lock = format!(
-            "SELECT id FROM articles WHERE id = $1 AND section = $2{}",
+            "SELECT writer, created_at FROM articles WHERE id = $1 AND section = $2{}",
             self.pool.dialect().lock_article
         );
         let created_at = now();
         let snapshot_id = Uuid::new_v4();
         let attached = on_pool!(self, |pool| write!(self, pool, |tx| async {
-            let found: Option<String> = sqlx::query_scalar(&lock)
+            let Some(row) = sqlx::query(&lock)
                 .bind(id.to_string())
                 .bind(section)
                 .fetch_optional(&mut *tx)
-                .await?;
-            if found.is_none() {
+                .await?
+            else {
                 return Ok::<_, StoreError>(Attached::NoArticle);
-            }
+            };
+            let article = Article::read(&row)?;
             let current = sqlx::query(
                 "SELECT id, title, body, format, created_at, seq FROM article_snapshots \
                  WHERE article_id = $1 ORDER BY seq DESC LIMIT 1",
@@ -105,8 +108,21 @@ impl ArticleStore {
                 .await?;
             }
             insert_snapshot!(tx, id, seq, &snapshot)?;
+            let event = ArticleEvent::Updated {
+                article: ArticleSummary {
+                    id,
+                    writer: article.writer,
+                    title: snapshot.title.clone(),
+                    created_at: article.created_at,
+                    updated_at: snapshot.created_at,
+                },
+            };
+            record_event!(self, tx, section, id, &event)?;
             Ok(Attached::Snapshot(snapshot))
         }))?;
+        if matches!(attached, Attached::Snapshot(_)) {
+            self.feed.wake();
+        }
         Ok(attached)
     }
 

@@ -3,7 +3,7 @@
 //! at upload, refused past the configured limits as they arrive, removed
 //! with their article.
 
-use bbs::{AttachmentConfig, store::Backend};
+use bbs::{AttachmentConfig, dto::ArticleEvent, store::Backend};
 use framework::{App, testing::MultipartBody};
 use serde_json::{Value, json};
 
@@ -39,7 +39,7 @@ fn form(password: &str) -> MultipartBody {
 }
 
 async fn uploads_are_listed_and_served_back(backend: Backend) {
-    let (app, _database, dir) = app_with_uploads(backend, AttachmentConfig::default()).await;
+    let (app, database, dir) = app_with_uploads(backend, AttachmentConfig::default()).await;
     let client = app.test_client();
     let section = "free talk";
     let id = create(&app, "free%20talk").await;
@@ -75,6 +75,30 @@ async fn uploads_are_listed_and_served_back(backend: Backend) {
     assert_eq!(snapshots.len(), 2, "the upload appended a snapshot");
     assert_eq!(snapshots[1], snapshot);
     assert_eq!(snapshots[1]["title"], snapshots[0]["title"]);
+    // The live feed tells the upload as an update of the article.
+    let store = bbs::ArticleStore::open(&database.url).await.unwrap();
+    let events = store.section_events(section, 0, 10).await.unwrap();
+    let told: Vec<(&str, String, String)> = events
+        .iter()
+        .map(|entry| match &entry.event {
+            ArticleEvent::Created { article } => (
+                "created",
+                article.id.to_string(),
+                article.updated_at.to_rfc3339(),
+            ),
+            ArticleEvent::Updated { article } => (
+                "updated",
+                article.id.to_string(),
+                article.updated_at.to_rfc3339(),
+            ),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    let uploaded_at: chrono::DateTime<chrono::Utc> =
+        snapshot["created_at"].as_str().unwrap().parse().unwrap();
+    assert_eq!(told.len(), 2, "{told:?}");
+    assert_eq!((told[0].0, &told[0].1), ("created", &id));
+    assert_eq!(told[1], ("updated", id.clone(), uploaded_at.to_rfc3339()));
 
     let served = client.get(url).send().await;
     assert_eq!(served.status(), 200);
@@ -113,7 +137,6 @@ async fn uploads_are_listed_and_served_back(backend: Backend) {
     assert_eq!(erased.status(), 204);
     assert!(!stored.exists(), "the files went with the article");
     assert_eq!(client.get(url).send().await.status(), 404);
-    let _ = section;
 }
 
 async fn uploads_past_the_limits_are_refused(backend: Backend) {

@@ -101,3 +101,18 @@ fn the_deployment_files_agree_with_the_framework_and_each_other() {
     assert!(!matches!(user.trim(), "root" | "0"), "runs as {user}");
     assert!(MANIFEST.contains("runAsNonRoot: true"));
 }
+
+/// Replicas on PostgreSQL need a shared attachments directory (the binary
+/// refuses to start without one), and uploads are spooled to `/tmp`, which
+/// must be writable under a read-only root filesystem.
+#[test]
+fn the_replicas_share_their_attachments_and_can_spool_uploads() {
+    let dir = field(MANIFEST, "- name: BBS_ATTACHMENTS_DIR", "value");
+    assert_eq!(field(MANIFEST, "- name: attachments", "mountPath"), dir);
+    assert_eq!(field(MANIFEST, "- name: tmp", "mountPath"), "/tmp");
+    assert_eq!(
+        field(MANIFEST, "persistentVolumeClaim:", "claimName"),
+        field(MANIFEST, "kind: PersistentVolumeClaim", "name")
+    );
+    assert!(MANIFEST.contains("    - ReadWriteMany\n"));
+}

@@ -139,11 +139,16 @@ impl Topology {
         let database = self.database.clone();
         let port = self.ports[replica];
         let drain = DRAIN_DELAY_MS.to_string();
+        // The directory every replica keeps attachments in (a shared
+        // volume in a deployment).
+        let attachments = self.dir.path().join("attachments");
         // The outage makes every replica warn on each request; only errors
         // are shown.
         let started = tokio::task::spawn_blocking(move || {
+            let attachments = attachments.to_string_lossy();
             let env = [
                 ("BBS_DRAIN_DELAY_MS", drain.as_str()),
+                ("BBS_ATTACHMENTS_DIR", &*attachments),
                 ("RUST_LOG", "error"),
             ];
             Bbs::replica(&database, port, &env)
@@ -218,6 +223,7 @@ async fn three_replicas_behind_nginx_lose_nothing() {
 
     acknowledged.extend(writes_are_read_back_through_every_replica(&topology).await);
     the_feed_crosses_replicas(&topology).await;
+    attachments_are_shared(&topology, &acknowledged).await;
     let report = a_rolling_restart_fails_no_request(&mut topology, &scale).await;
     acknowledged.extend(report.acknowledged);
     let report = a_killed_replica_loses_no_acknowledged_write(&mut topology, &scale).await;
@@ -272,6 +278,51 @@ async fn writes_are_read_back_through_every_replica(topology: &Topology) -> Vec<
     ids.iter()
         .map(|article| article["id"].as_str().unwrap().to_owned())
         .collect()
+}
+
+/// Check 1, attachments: a file uploaded through nginx is downloaded from
+/// each replica directly (the replicas share `BBS_ATTACHMENTS_DIR`).
+async fn attachments_are_shared(topology: &Topology, articles: &HashSet<String>) {
+    use bbs_sdk::{
+        ArticleFilesUpload, FileConditions, UploadFile, answers::BbsArticlesFilesDownload,
+    };
+
+    let article: uuid::Uuid = articles.iter().next().unwrap().parse().unwrap();
+    let through_nginx = bbs_sdk::Client::new(format!("http://{}", topology.nginx().addr));
+    let upload = ArticleFilesUpload {
+        password: "correct horse".to_owned(),
+        files: vec![
+            UploadFile::from_bytes("shared.txt", "on every replica").media_type("text/plain"),
+        ],
+    };
+    let snapshot = through_nginx
+        .bbs()
+        .articles()
+        .files()
+        .upload("everywhere", article, &upload)
+        .await
+        .unwrap();
+    let url = &snapshot.files.last().unwrap().url;
+    let file: uuid::Uuid = url.rsplit('/').next().unwrap().parse().unwrap();
+    for replica in 0..3 {
+        let direct = bbs_sdk::Client::new(format!("http://{}", topology.addr(replica)));
+        let downloaded = direct
+            .bbs()
+            .articles()
+            .files()
+            .download("everywhere", article, file, &FileConditions::default())
+            .await
+            .unwrap();
+        let BbsArticlesFilesDownload::Status200(whole) = downloaded else {
+            panic!("replica {replica}: expected 200, got {downloaded:?}");
+        };
+        assert_eq!(
+            whole.body.as_ref(),
+            b"on every replica",
+            "replica {replica}"
+        );
+    }
+    println!("check 1: a file uploaded through nginx is downloaded from each of 3 replicas");
 }
 
 /// Check 1, the feed: a client of replica 0 sees an article posted
