@@ -19,8 +19,11 @@ use tokio::{
 /// How long input is read and dropped after the connection is shut.
 const LINGER: Duration = Duration::from_secs(2);
 
-/// The most input read and dropped after the connection is shut.
-const LINGER_BYTES: usize = 1024 * 1024;
+/// The most input read and dropped after the connection is shut: enough
+/// for a client that sends a body of several megabytes before it reads the
+/// `413` answered at its head (fetch does); at most [`LINGER`] either way,
+/// as nginx bounds its lingering close by time.
+const LINGER_BYTES: usize = 32 * 1024 * 1024;
 
 /// A TCP stream that lingers when dropped after a shutdown of its write
 /// half, on a task of its own.

@@ -343,6 +343,42 @@ async fn a_chunked_body_crossing_the_limit_is_413() {
     assert_eq!(responses[0].0, 413);
 }
 
+/// A client that sends its whole body before reading (as fetch does) gets
+/// the `413` the server answered at the head: the server reads and drops
+/// what still arrives before it closes (a lingering close), instead of
+/// resetting the connection, which would discard the answer.
+#[tokio::test]
+async fn a_body_refused_at_its_head_is_answered_while_the_client_still_sends() {
+    const SENT: usize = 12 * 1024 * 1024;
+    let server = start(|s| s).await;
+    let stream = TcpStream::connect(server.addr).await.unwrap();
+    let (mut read, mut write) = stream.into_split();
+    let sender = tokio::spawn(async move {
+        let head = format!(
+            "POST /upload HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: {SENT}\r\n\r\n"
+        );
+        write.write_all(head.as_bytes()).await?;
+        let chunk = vec![b'1'; 64 * 1024];
+        for _ in 0..SENT / chunk.len() {
+            write.write_all(&chunk).await?;
+        }
+        Ok::<_, std::io::Error>(write)
+    });
+    let sent = tokio::time::timeout(Duration::from_secs(10), sender)
+        .await
+        .expect("the body was read, not left unread")
+        .unwrap();
+    assert!(sent.is_ok(), "{sent:?}");
+    let mut raw = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), read.read_to_end(&mut raw))
+        .await
+        .unwrap()
+        .expect("the answer, not a reset");
+    let text = String::from_utf8_lossy(&raw);
+    assert!(text.starts_with("HTTP/1.1 413"), "{text}");
+    assert!(text.contains("payload_too_large"), "{text}");
+}
+
 #[tokio::test]
 async fn a_panic_answers_500_and_the_server_keeps_serving() {
     let server = start(|s| s).await;

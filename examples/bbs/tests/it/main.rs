@@ -2,6 +2,7 @@
 //! the in-process client, and over real sockets against the `bbs` binary.
 
 mod attachments;
+mod binary;
 mod browser;
 mod deploy;
 mod feed;
@@ -18,4 +19,3 @@ mod sdk_rust;
 mod sdk_typescript;
 mod soak;
 mod support;
-mod topology;

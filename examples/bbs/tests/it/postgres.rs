@@ -106,6 +106,7 @@ impl Cluster {
     /// Stops the server: `fast` (clients are told, work in progress is
     /// rolled back, then a checkpoint) or `immediate` (as a crash: no
     /// checkpoint, recovery from the WAL at the next start).
+    #[allow(dead_code)] // The topology binary's.
     pub fn stop(&self, mode: &str) -> Result<(), String> {
         self.pg_ctl(&["stop", "-w", "-m", mode])
     }

@@ -19,6 +19,22 @@
 //!
 //! This is the short form that CI runs. `scripts/topology` runs the long
 //! form (`BBS_TOPOLOGY=long`, a release build, longer loads, and check 5).
+//!
+//! A test binary of its own: cargo runs test binaries one after another,
+//! so no other test loads the machine while these run (their timing counts:
+//! nginx's 1 s keep-alive against the replicas' 2 s drain delay; beside the
+//! `it` binary's load tests, nginx marked every replica down at once).
+
+// The `it` binary's helpers, of which these checks use a part.
+#[allow(dead_code)]
+#[path = "../it/binary.rs"]
+mod binary;
+#[allow(dead_code)]
+#[path = "../it/postgres.rs"]
+mod postgres;
+#[allow(dead_code, unused_macros, unused_imports)]
+#[path = "../it/support.rs"]
+mod support;
 
 mod load;
 mod nginx;
@@ -33,8 +49,8 @@ use sqlx::{Connection, PgConnection};
 use tokio::sync::watch;
 
 use crate::{
+    binary::Bbs,
     postgres::Cluster,
-    process::Bbs,
     support::{EventReader, SseEvent, create_input, send},
 };
 use load::{Load, Mix, Report};
