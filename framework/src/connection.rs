@@ -95,6 +95,11 @@ impl ConnectionState {
     pub(crate) fn set_multiplexed(&self) {
         self.multiplexed.store(true, Relaxed);
     }
+
+    /// Whether the connection speaks HTTP/2.
+    pub(crate) fn is_multiplexed(&self) -> bool {
+        self.multiplexed.load(Relaxed)
+    }
 }
 
 /// Marks the request it belongs to as answered when dropped: held by a

@@ -7,6 +7,7 @@
 use std::{
     io,
     pin::Pin,
+    sync::Arc,
     task::{Context, Poll},
     time::Duration,
 };
@@ -15,6 +16,8 @@ use tokio::{
     io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf},
     net::TcpStream,
 };
+
+use crate::connection::ConnectionState;
 
 /// How long input is read and dropped after the connection is shut.
 const LINGER: Duration = Duration::from_secs(2);
@@ -26,18 +29,22 @@ const LINGER: Duration = Duration::from_secs(2);
 const LINGER_BYTES: usize = 32 * 1024 * 1024;
 
 /// A TCP stream that lingers when dropped after a shutdown of its write
-/// half, on a task of its own.
+/// half, on a task of its own. An HTTP/2 connection does not: its peer
+/// learns of refusals from frames (`RST_STREAM`, `GOAWAY`), and what it
+/// still sends after the server gave up on it (a flood) is not read.
 #[derive(Debug)]
 pub(crate) struct Lingering {
     stream: Option<TcpStream>,
     shut: bool,
+    state: Arc<ConnectionState>,
 }
 
 impl Lingering {
-    pub(crate) fn new(stream: TcpStream) -> Self {
+    pub(crate) fn new(stream: TcpStream, state: Arc<ConnectionState>) -> Self {
         Lingering {
             stream: Some(stream),
             shut: false,
+            state,
         }
     }
 
@@ -98,7 +105,7 @@ impl Drop for Lingering {
         let Some(mut stream) = self.stream.take() else {
             return;
         };
-        if !self.shut {
+        if !self.shut || self.state.is_multiplexed() {
             return;
         }
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {

@@ -38,7 +38,7 @@ impl ServedConnection {
         permit: Option<OwnedSemaphorePermit>,
     ) -> Self {
         ServedConnection {
-            io: BatchedWrites::new(Lingering::new(stream), state),
+            io: BatchedWrites::new(Lingering::new(stream, Arc::clone(&state)), state),
             _open: OpenConnection::new(gauges),
             _permit: permit,
         }
