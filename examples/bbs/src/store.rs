@@ -474,15 +474,7 @@ impl ArticleStore {
             .fetch_one(&mut *tx)
             .await?;
             insert_snapshot!(tx, id, next_seq, &snapshot)?;
-            let event = ArticleEvent::Updated {
-                article: ArticleSummary {
-                    id,
-                    writer: article.writer,
-                    title: snapshot.title.clone(),
-                    created_at: article.created_at,
-                    updated_at: snapshot.created_at,
-                },
-            };
+            let event = article.updated(id, &snapshot);
             record_event!(self, tx, section, id, &event)?;
             Ok(true)
         }))?;
@@ -643,6 +635,19 @@ impl Article {
             writer: row.text("writer")?,
             created_at: parse_time(&row.text("created_at")?)?,
         })
+    }
+
+    /// The feed's event for `snapshot`, appended to this article (`id`).
+    fn updated(self, id: Uuid, snapshot: &ArticleSnapshot) -> ArticleEvent {
+        ArticleEvent::Updated {
+            article: ArticleSummary {
+                id,
+                writer: self.writer,
+                title: snapshot.title.clone(),
+                created_at: self.created_at,
+                updated_at: snapshot.created_at,
+            },
+        }
     }
 }
 

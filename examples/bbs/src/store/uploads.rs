@@ -5,8 +5,7 @@
 use uuid::Uuid;
 
 use super::{
-    Article, ArticleEvent, ArticleSnapshot, ArticleStore, ArticleSummary, AttachmentFile,
-    StoreError,
+    Article, ArticleSnapshot, ArticleStore, AttachmentFile, StoreError,
     backend::{Columns, on_pool},
     file_from_row, now, record_event, settle, snapshot_from_row, stamp,
 };
@@ -108,15 +107,7 @@ impl ArticleStore {
                 .await?;
             }
             insert_snapshot!(tx, id, seq, &snapshot)?;
-            let event = ArticleEvent::Updated {
-                article: ArticleSummary {
-                    id,
-                    writer: article.writer,
-                    title: snapshot.title.clone(),
-                    created_at: article.created_at,
-                    updated_at: snapshot.created_at,
-                },
-            };
+            let event = article.updated(id, &snapshot);
             record_event!(self, tx, section, id, &event)?;
             Ok(Attached::Snapshot(snapshot))
         }))?;
