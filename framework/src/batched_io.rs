@@ -7,7 +7,10 @@
 //! layer gets both right with stock hyper: hyper flushes after each answer,
 //! and the flush is held back only while more input has just arrived (the
 //! next pipelined requests may already be in hyper's buffer). Held bytes go
-//! out as soon as a read finds nothing more to read, when the connection
+//! out as soon as a read finds nothing more to read while no request is
+//! being answered (hyper also reads to check for the end of input while it
+//! answers the last request of a batch: that answer then joins the batch's
+//! write), when the connection
 //! shuts down, when they pass [`HELD_LIMIT`] (a write of [`WRITE_THROUGH`]
 //! bytes or more is not held at all), or at the next flush once the
 //! connection's future finds hyper waiting without having read (a handler
@@ -131,10 +134,17 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncRead for BatchedWrites<S> {
                 Poll::Ready(Ok(()))
             }
             Poll::Pending => {
-                // Every request read so far is answered or being answered:
-                // send what is held before waiting for more.
                 this.input_pending = false;
-                if let Poll::Ready(Err(err)) = this.poll_send_held(cx) {
+                // While the last request read is still being answered, this
+                // read is hyper checking for the end of input: its answer
+                // is written and flushed next (at once, as nothing more is
+                // pending), with what is held, in one write; if hyper stops
+                // for it instead, `Connection` releases what is held.
+                // Otherwise every request is answered: send what is held
+                // before waiting for more.
+                if !this.state.answering()
+                    && let Poll::Ready(Err(err)) = this.poll_send_held(cx)
+                {
                     return Poll::Ready(Err(err));
                 }
                 Poll::Pending
@@ -339,6 +349,37 @@ mod tests {
         .expect("sent at the flush, with no read to release it")
         .unwrap();
         assert_eq!(&answer, b"101 frame out");
+    }
+
+    /// hyper reads (checking for the end of input) while it answers the
+    /// last request of a pipelined batch: the answers before it stay held,
+    /// and the batch goes out in one write with that last answer.
+    #[tokio::test]
+    async fn a_read_while_the_last_request_is_answered_keeps_the_batch() {
+        let (mut client, server) = duplex(1024);
+        let state = Arc::new(ConnectionState::default());
+        let mut server = BatchedWrites::new(server, Arc::clone(&state));
+        client.write_all(b"GET /a\nGET /b\n").await.unwrap();
+        let mut buf = [0u8; 64];
+        assert_eq!(server.read(&mut buf).await.unwrap(), 14);
+        state.request_started();
+        server.write_all(b"a;").await.unwrap();
+        server.flush().await.unwrap();
+        state.request_finished();
+        state.request_started();
+        let probed = std::future::poll_fn(|cx| {
+            Poll::Ready(Pin::new(&mut server).poll_read(cx, &mut ReadBuf::new(&mut buf)))
+        })
+        .await;
+        assert!(probed.is_pending());
+        assert_eq!(server.held, b"a;", "held while /b is answered");
+        server.write_all(b"b;").await.unwrap();
+        server.flush().await.unwrap();
+        state.request_finished();
+        assert!(server.held.is_empty(), "sent at the flush");
+        let mut answer = [0u8; 4];
+        client.read_exact(&mut answer).await.unwrap();
+        assert_eq!(&answer, b"a;b;");
     }
 
     #[tokio::test]

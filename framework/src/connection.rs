@@ -70,6 +70,12 @@ impl ConnectionState {
         (started == self.finished.load(Relaxed), started)
     }
 
+    /// Whether a request read so far is still being answered: a read then
+    /// is hyper checking for the end of input, not waiting for a request.
+    pub(crate) fn answering(&self) -> bool {
+        !self.awaiting_head().0
+    }
+
     /// Answers are held back waiting for the next read.
     pub(crate) fn hold(&self) {
         self.held.store(true, Relaxed);
