@@ -2,7 +2,9 @@
 //! its place under the connection limit and its count in the apps'
 //! open-connections gauges. Both live as long as the connection itself, so
 //! a connection that becomes a WebSocket keeps them until the socket
-//! closes.
+//! closes. Its IO is the TCP stream under a lingering close
+//! ([`Lingering`]) under the batching of pipelined answers
+//! ([`BatchedWrites`]).
 
 use std::{
     io,
@@ -23,7 +25,6 @@ use crate::{batched_io::BatchedWrites, connection::ConnectionState, lingering::L
 /// What hyper reads and writes for one accepted connection.
 #[derive(Debug)]
 pub(crate) struct ServedConnection {
-    /// Lingering: see `lingering.rs`.
     io: BatchedWrites<Lingering>,
     _open: OpenConnection,
     /// `None` for a connection taken from the queue at shutdown.
