@@ -220,7 +220,7 @@ pub(crate) fn app_connections(
 ) -> ServeConnection {
     let builder = Arc::new(builder);
     Box::new(move |io, state, watcher| {
-        let service = Draining::new(AppService::new(app.clone(), state), draining);
+        let service = AppService::new(app.clone(), state, draining);
         let builder = Arc::clone(&builder);
         Box::pin(async move {
             watcher

@@ -12,7 +12,7 @@ use std::{
     convert::Infallible,
     future::Future,
     pin::Pin,
-    sync::Arc,
+    sync::{Arc, atomic::AtomicBool},
     task::{Context, Poll, ready},
 };
 
@@ -24,18 +24,31 @@ use crate::{
     body::{Body, Response},
     connection::{ConnectionState, Finished},
     dispatch::ResponseFuture,
+    draining,
 };
 
-/// An [`App`] as hyper's service on one connection.
+/// An [`App`] as hyper's service on one connection; its HTTP/1 answers
+/// say `Connection: close` once `draining` is set (as
+/// [`Draining`](crate::draining::Draining) does for other services, without
+/// a future of its own around each answer).
 #[derive(Clone)]
 pub(crate) struct AppService {
     app: App,
     state: Arc<ConnectionState>,
+    draining: &'static AtomicBool,
 }
 
 impl AppService {
-    pub(crate) fn new(app: App, state: Arc<ConnectionState>) -> Self {
-        AppService { app, state }
+    pub(crate) fn new(
+        app: App,
+        state: Arc<ConnectionState>,
+        draining: &'static AtomicBool,
+    ) -> Self {
+        AppService {
+            app,
+            state,
+            draining,
+        }
     }
 }
 
@@ -46,9 +59,11 @@ impl hyper::service::Service<http::Request<Incoming>> for AppService {
 
     fn call(&self, request: http::Request<Incoming>) -> AppFuture {
         self.state.request_started();
+        let draining = draining::for_request(&request, self.draining);
         AppFuture {
             inner: self.app.dispatch(request),
             state: Some(Arc::clone(&self.state)),
+            draining,
         }
     }
 }
@@ -57,6 +72,8 @@ impl hyper::service::Service<http::Request<Incoming>> for AppService {
 pub(crate) struct AppFuture {
     inner: ResponseFuture,
     state: Option<Arc<ConnectionState>>,
+    /// `None` for HTTP/2.
+    draining: Option<&'static AtomicBool>,
 }
 
 impl Future for AppFuture {
@@ -65,6 +82,7 @@ impl Future for AppFuture {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
         let mut response = ready!(Pin::new(&mut this.inner).poll(cx));
+        draining::close_if_draining(&mut response, this.draining);
         if let Some(state) = this.state.take() {
             if response.body().is_stream() {
                 let body = std::mem::take(response.body_mut());

@@ -34,7 +34,10 @@ pub struct ResponseFuture {
 }
 
 enum State {
-    Ready(Option<Response>),
+    /// Boxed: an answer known at once is the rare path (a refusal, a
+    /// panic), and the box keeps every request's future small, which hyper
+    /// and each service layer move by value.
+    Ready(Option<Box<Response>>),
     Running {
         future: BoxFuture<Response>,
         meta: &'static RouteMeta,
@@ -49,7 +52,7 @@ impl ResponseFuture {
         observed: Option<Observed>,
     ) -> Self {
         ResponseFuture {
-            state: State::Ready(Some(response)),
+            state: State::Ready(Some(Box::new(response))),
             head: false,
             span,
             observed,
@@ -74,7 +77,7 @@ impl ResponseFuture {
             Ok(future) => State::Running { future, meta },
             Err(panic) => {
                 let _entered = span.as_ref().map(tracing::Span::enter);
-                State::Ready(Some(panicked(meta, &*panic)))
+                State::Ready(Some(Box::new(panicked(meta, &*panic))))
             }
         };
         ResponseFuture {
@@ -142,10 +145,13 @@ fn without_body(response: Response) -> Response {
 impl State {
     fn poll_answer(&mut self, cx: &mut Context<'_>) -> Poll<Response> {
         match self {
-            State::Ready(response) => Poll::Ready(response.take().unwrap_or_else(|| {
-                ApiError::internal("a response future was polled after it completed")
-                    .into_response()
-            })),
+            State::Ready(response) => Poll::Ready(response.take().map_or_else(
+                || {
+                    ApiError::internal("a response future was polled after it completed")
+                        .into_response()
+                },
+                |response| *response,
+            )),
             State::Running { future, meta } => {
                 match catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
                     Ok(poll) => poll,

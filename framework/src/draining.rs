@@ -44,10 +44,10 @@ where
     type Future = DrainingFuture<S::Future>;
 
     fn call(&self, request: http::Request<Req>) -> Self::Future {
-        let http1 = request.version() < Version::HTTP_2;
+        let draining = for_request(&request, self.draining);
         DrainingFuture {
             inner: self.inner.call(request),
-            draining: http1.then_some(self.draining),
+            draining,
         }
     }
 }
@@ -71,13 +71,31 @@ where
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.project();
         let mut answer = std::task::ready!(this.inner.poll(cx));
-        if let (Ok(response), Some(draining)) = (&mut answer, *this.draining)
-            && draining.load(Ordering::Relaxed)
-        {
-            response
-                .headers_mut()
-                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        if let Ok(response) = &mut answer {
+            close_if_draining(response, *this.draining);
         }
         Poll::Ready(answer)
+    }
+}
+
+/// The draining flag a request's answer checks: `None` for HTTP/2.
+pub(crate) fn for_request<Req>(
+    request: &http::Request<Req>,
+    draining: &'static AtomicBool,
+) -> Option<&'static AtomicBool> {
+    (request.version() < Version::HTTP_2).then_some(draining)
+}
+
+/// Adds `Connection: close` to an HTTP/1 answer once the server is
+/// draining (the rule of [`Draining`], also applied by the app's own
+/// service, which does it without a future of its own).
+pub(crate) fn close_if_draining<B>(
+    response: &mut http::Response<B>,
+    draining: Option<&'static AtomicBool>,
+) {
+    if draining.is_some_and(|draining| draining.load(Ordering::Relaxed)) {
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
     }
 }
