@@ -9,13 +9,13 @@ use std::{
 };
 
 use bytes::Buf;
-use futures_util::FutureExt;
 use http::{StatusCode, header};
 use http_body_util::BodyExt;
 
 use crate::{
     body::Response,
-    dispatch::ResponseFuture,
+    counted::OnConnection,
+    dispatch::{Records, ResponseFuture},
     error::ApiError,
     manifest::ApiManifest,
     observe::{
@@ -442,12 +442,20 @@ impl App {
         B::Data: Send,
         B::Error: Into<BoxError>,
     {
-        self.dispatch(request).await
+        match self.dispatch(request, None).await {
+            Ok(response) => response,
+            Err(never) => match never {},
+        }
     }
 
     /// Routes a request and starts its handler, whose future is the
     /// request's: nothing of the framework's is boxed around it.
-    pub(crate) fn dispatch<B>(&self, request: http::Request<B>) -> ResponseFuture
+    /// `connection` is the framework's connection serving it, if any.
+    pub(crate) fn dispatch<B>(
+        &self,
+        request: http::Request<B>,
+        connection: Option<OnConnection>,
+    ) -> ResponseFuture
     where
         B: http_body::Body + Send + 'static,
         B::Data: Send,
@@ -459,7 +467,9 @@ impl App {
             Lookup::Found { endpoint, params } if params.is_empty() => (endpoint, Vec::new()),
             Lookup::Found { endpoint, params } => match decode_path_values(&params) {
                 Ok(values) => (endpoint, values),
-                Err(err) => return self.refused(Some(endpoint), &parts, err.into_response()),
+                Err(err) => {
+                    return self.refused(Some(endpoint), &parts, err.into_response(), connection);
+                }
             },
             Lookup::MethodNotAllowed(allow) => {
                 let refusal = ApiError::new(
@@ -468,16 +478,18 @@ impl App {
                     format!("{} is not allowed on {}", parts.method, parts.uri.path()),
                 )
                 .with_header(header::ALLOW, allow);
-                return self.refused(None, &parts, refusal.into_response());
+                return self.refused(None, &parts, refusal.into_response(), connection);
             }
-            Lookup::Options(allow) => return self.refused(None, &parts, options(allow)),
+            Lookup::Options(allow) => {
+                return self.refused(None, &parts, options(allow), connection);
+            }
             Lookup::NotFound => {
                 let refusal = ApiError::new(
                     StatusCode::NOT_FOUND,
                     "not_found",
                     format!("no route for {} {}", parts.method, parts.uri.path()),
                 );
-                return self.refused(None, &parts, refusal.into_response());
+                return self.refused(None, &parts, refusal.into_response(), connection);
             }
         };
         let endpoint = &self.inner.endpoints[index];
@@ -493,7 +505,12 @@ impl App {
                 .boxed_unsync()
         });
         let cx = RequestContext::new(parts, body, path_values, Arc::clone(&self.inner.shared));
-        ResponseFuture::start(endpoint.meta, head, span, observed, || (endpoint.call)(cx))
+        let records = Records {
+            span,
+            observed,
+            connection,
+        };
+        ResponseFuture::start(endpoint.meta, head, records, || (endpoint.call)(cx))
     }
 
     /// Answers a request that no handler runs for: no route, a method the
@@ -503,6 +520,7 @@ impl App {
         endpoint: Option<usize>,
         parts: &http::request::Parts,
         response: Response,
+        connection: Option<OnConnection>,
     ) -> ResponseFuture {
         let operation = endpoint.map_or("", |index| self.inner.endpoints[index].operation.as_str());
         let head = parts.method == http::Method::HEAD;
@@ -511,7 +529,12 @@ impl App {
             .metrics
             .as_ref()
             .map(|metrics| metrics.start(endpoint, head));
-        ResponseFuture::ready(response, request_span(parts, operation), observed)
+        let records = Records {
+            span: request_span(parts, operation),
+            observed,
+            connection,
+        };
+        ResponseFuture::ready(response, records)
     }
 
     /// The app's open WebSockets, which the server's graceful shutdown
@@ -593,14 +616,13 @@ where
 {
     type Response = Response;
     type Error = Infallible;
-    type Future =
-        futures_util::future::Map<ResponseFuture, fn(Response) -> Result<Response, Infallible>>;
+    type Future = ResponseFuture;
 
     fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
         Poll::Ready(Ok(()))
     }
 
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
-        self.dispatch(request).map(Ok)
+        self.dispatch(request, None)
     }
 }

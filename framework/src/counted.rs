@@ -55,43 +55,38 @@ impl AppService {
 impl hyper::service::Service<http::Request<Incoming>> for AppService {
     type Response = Response;
     type Error = Infallible;
-    type Future = AppFuture;
+    type Future = ResponseFuture;
 
-    fn call(&self, request: http::Request<Incoming>) -> AppFuture {
+    fn call(&self, request: http::Request<Incoming>) -> ResponseFuture {
         self.state.request_started();
-        let draining = draining::for_request(&request, self.draining);
-        AppFuture {
-            inner: self.app.dispatch(request),
-            state: Some(Arc::clone(&self.state)),
-            draining,
-        }
+        let connection = OnConnection {
+            draining: draining::for_request(&request, self.draining),
+            state: Arc::clone(&self.state),
+        };
+        self.app.dispatch(request, Some(connection))
     }
 }
 
-/// An app's answer to one request, counted finished when it is complete.
-pub(crate) struct AppFuture {
-    inner: ResponseFuture,
-    state: Option<Arc<ConnectionState>>,
+/// What an answer served on one of the framework's connections owes it:
+/// its request counted finished once the answer is complete, and
+/// `Connection: close` while the server drains. Done by the request's own
+/// [`ResponseFuture`], so that hyper gets no other future around it.
+pub(crate) struct OnConnection {
+    state: Arc<ConnectionState>,
     /// `None` for HTTP/2.
     draining: Option<&'static AtomicBool>,
 }
 
-impl Future for AppFuture {
-    type Output = Result<Response, Infallible>;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let this = self.get_mut();
-        let mut response = ready!(Pin::new(&mut this.inner).poll(cx));
-        draining::close_if_draining(&mut response, this.draining);
-        if let Some(state) = this.state.take() {
-            if response.body().is_stream() {
-                let body = std::mem::take(response.body_mut());
-                *response.body_mut() = Body::new(CountedBody::new(body, Finished::new(state)));
-            } else {
-                state.request_finished();
-            }
+impl OnConnection {
+    /// Called with the answer once it is ready.
+    pub(crate) fn answered(self, response: &mut Response) {
+        draining::close_if_draining(response, self.draining);
+        if response.body().is_stream() {
+            let body = std::mem::take(response.body_mut());
+            *response.body_mut() = Body::new(CountedBody::new(body, Finished::new(self.state)));
+        } else {
+            self.state.request_finished();
         }
-        Poll::Ready(Ok(response))
     }
 }
 

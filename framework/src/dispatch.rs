@@ -4,10 +4,13 @@
 //! handler's: one allocation per request, nothing large moved. The future
 //! is polled in the request's tracing span, which gets the status, and
 //! counts the answer when the app has metrics (a streamed answer once its
-//! body has ended).
+//! body has ended). Served on the framework's own connections, it also does
+//! what the connection needs of an answer ([`OnConnection`]), so that hyper
+//! gets this future with no other around it.
 
 use std::{
     any::Any,
+    convert::Infallible,
     future::Future,
     panic::{AssertUnwindSafe, catch_unwind},
     pin::Pin,
@@ -17,7 +20,8 @@ use std::{
 use http::StatusCode;
 
 use crate::{
-    body::Response, error::ApiError, observe::Observed, route::BoxFuture, route::RouteMeta,
+    body::Response, counted::OnConnection, error::ApiError, observe::Observed, route::BoxFuture,
+    route::RouteMeta,
 };
 
 /// Answers one request; see [`App::handle`](crate::App::handle).
@@ -31,6 +35,16 @@ pub struct ResponseFuture {
     span: Option<tracing::Span>,
     /// Counting for metrics; `None` when the app has none.
     observed: Option<Observed>,
+    /// The framework's connection serving the request; `None` when the app
+    /// is called as a tower service.
+    connection: Option<OnConnection>,
+}
+
+/// What is recorded of a request besides its answer.
+pub(crate) struct Records {
+    pub(crate) span: Option<tracing::Span>,
+    pub(crate) observed: Option<Observed>,
+    pub(crate) connection: Option<OnConnection>,
 }
 
 enum State {
@@ -46,16 +60,13 @@ enum State {
 
 impl ResponseFuture {
     /// An answer known at once (no handler runs).
-    pub(crate) fn ready(
-        response: Response,
-        span: Option<tracing::Span>,
-        observed: Option<Observed>,
-    ) -> Self {
+    pub(crate) fn ready(response: Response, records: Records) -> Self {
         ResponseFuture {
             state: State::Ready(Some(Box::new(response))),
             head: false,
-            span,
-            observed,
+            span: records.span,
+            observed: records.observed,
+            connection: records.connection,
         }
     }
 
@@ -65,10 +76,14 @@ impl ResponseFuture {
     pub(crate) fn start(
         meta: &'static RouteMeta,
         head: bool,
-        span: Option<tracing::Span>,
-        observed: Option<Observed>,
+        records: Records,
         start: impl FnOnce() -> BoxFuture<Response>,
     ) -> Self {
+        let Records {
+            span,
+            observed,
+            connection,
+        } = records;
         let started = match &span {
             Some(span) => span.in_scope(|| catch_unwind(AssertUnwindSafe(start))),
             None => catch_unwind(AssertUnwindSafe(start)),
@@ -85,6 +100,7 @@ impl ResponseFuture {
             head,
             span,
             observed,
+            connection,
         }
     }
 }
@@ -96,9 +112,9 @@ impl std::fmt::Debug for ResponseFuture {
 }
 
 impl Future for ResponseFuture {
-    type Output = Response;
+    type Output = Result<Response, Infallible>;
 
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Response> {
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
         let response = match &this.span {
             Some(span) => {
@@ -116,14 +132,18 @@ impl Future for ResponseFuture {
         } else {
             response
         };
-        Poll::Ready(match this.observed.take() {
+        let mut response = match this.observed.take() {
             Some(observed) if response.body().is_stream() => observed.finish_streamed(response),
             Some(observed) => {
                 observed.finish(status);
                 response
             }
             None => response,
-        })
+        };
+        if let Some(connection) = this.connection.take() {
+            connection.answered(&mut response);
+        }
+        Poll::Ready(Ok(response))
     }
 }
 
