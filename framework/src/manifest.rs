@@ -69,7 +69,7 @@ pub struct ApiManifest {
 }
 
 /// A kind of credential, declared by the guards that check it
-/// ([`SecurityMeta`](crate::SecurityMeta)).
+/// ([`SecurityMeta`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SecuritySchemeManifest {
     /// The scheme's name; routes' [`RouteManifest::security`] name it.
