@@ -13,9 +13,8 @@ use http::{StatusCode, header};
 use http_body_util::BodyExt;
 
 use crate::{
-    body::Response,
-    counted::OnConnection,
-    dispatch::{Records, ResponseFuture},
+    body::{BoxError, Response},
+    dispatch::{AnswerHook, Records, ResponseFuture},
     error::ApiError,
     manifest::ApiManifest,
     observe::{
@@ -28,9 +27,6 @@ use crate::{
     router::{BuildError, Lookup, Router},
     shutdown::Shutdown,
 };
-
-/// Boxed error of a request body.
-pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// The largest request body accepted unless configured: 2 MiB.
 pub const DEFAULT_BODY_LIMIT: usize = 2 * 1024 * 1024;
@@ -442,20 +438,20 @@ impl App {
         B::Data: Send,
         B::Error: Into<BoxError>,
     {
-        match self.dispatch(request, None).await {
+        match self.dispatch(request, ()).await {
             Ok(response) => response,
             Err(never) => match never {},
         }
     }
 
     /// Routes a request and starts its handler, whose future is the
-    /// request's: nothing of the framework's is boxed around it.
-    /// `connection` is the framework's connection serving it, if any.
-    pub(crate) fn dispatch<B>(
+    /// request's: nothing of the framework's is boxed around it. `hook` is
+    /// what the server serving it does with the answer (`()` for none).
+    pub(crate) fn dispatch<B, H: AnswerHook>(
         &self,
         request: http::Request<B>,
-        connection: Option<OnConnection>,
-    ) -> ResponseFuture
+        hook: H,
+    ) -> ResponseFuture<H>
     where
         B: http_body::Body + Send + 'static,
         B::Data: Send,
@@ -468,7 +464,7 @@ impl App {
             Lookup::Found { endpoint, params } => match decode_path_values(&params) {
                 Ok(values) => (endpoint, values),
                 Err(err) => {
-                    return self.refused(Some(endpoint), &parts, err.into_response(), connection);
+                    return self.refused(Some(endpoint), &parts, err.into_response(), hook);
                 }
             },
             Lookup::MethodNotAllowed(allow) => {
@@ -478,10 +474,10 @@ impl App {
                     format!("{} is not allowed on {}", parts.method, parts.uri.path()),
                 )
                 .with_header(header::ALLOW, allow);
-                return self.refused(None, &parts, refusal.into_response(), connection);
+                return self.refused(None, &parts, refusal.into_response(), hook);
             }
             Lookup::Options(allow) => {
-                return self.refused(None, &parts, options(allow), connection);
+                return self.refused(None, &parts, options(allow), hook);
             }
             Lookup::NotFound => {
                 let refusal = ApiError::new(
@@ -489,7 +485,7 @@ impl App {
                     "not_found",
                     format!("no route for {} {}", parts.method, parts.uri.path()),
                 );
-                return self.refused(None, &parts, refusal.into_response(), connection);
+                return self.refused(None, &parts, refusal.into_response(), hook);
             }
         };
         let endpoint = &self.inner.endpoints[index];
@@ -508,20 +504,20 @@ impl App {
         let records = Records {
             span,
             observed,
-            connection,
+            hook,
         };
         ResponseFuture::start(endpoint.meta, head, records, || (endpoint.call)(cx))
     }
 
     /// Answers a request that no handler runs for: no route, a method the
     /// path does not allow, `OPTIONS`, a path value that is not UTF-8.
-    fn refused(
+    fn refused<H: AnswerHook>(
         &self,
         endpoint: Option<usize>,
         parts: &http::request::Parts,
         response: Response,
-        connection: Option<OnConnection>,
-    ) -> ResponseFuture {
+        hook: H,
+    ) -> ResponseFuture<H> {
         let operation = endpoint.map_or("", |index| self.inner.endpoints[index].operation.as_str());
         let head = parts.method == http::Method::HEAD;
         let observed = self
@@ -532,7 +528,7 @@ impl App {
         let records = Records {
             span: request_span(parts, operation),
             observed,
-            connection,
+            hook,
         };
         ResponseFuture::ready(response, records)
     }
@@ -623,6 +619,6 @@ where
     }
 
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
-        self.dispatch(request, None)
+        self.dispatch(request, ())
     }
 }

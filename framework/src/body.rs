@@ -11,7 +11,9 @@ use futures_util::{Stream, TryStreamExt};
 use http_body::{Frame, SizeHint};
 use http_body_util::{BodyExt, StreamBody, combinators::UnsyncBoxBody};
 
-use crate::app::BoxError;
+/// A boxed error of a body, a connection or a service, as hyper and tower
+/// carry them. Defined here, at the bottom, since everything above uses it.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// The response type every handler's answer is turned into.
 pub type Response = http::Response<Body>;

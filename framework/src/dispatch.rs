@@ -4,9 +4,10 @@
 //! handler's: one allocation per request, nothing large moved. The future
 //! is polled in the request's tracing span, which gets the status, and
 //! counts the answer when the app has metrics (a streamed answer once its
-//! body has ended). Served on the framework's own connections, it also does
-//! what the connection needs of an answer ([`OnConnection`]), so that hyper
-//! gets this future with no other around it.
+//! body has ended). It hands the answer to an [`AnswerHook`]: the door
+//! through which the server (`server/`) sees answers on its own connections,
+//! resolved at compile time, so that hyper gets this future with no other
+//! around it and the app knows nothing of connections.
 
 use std::{
     any::Any,
@@ -20,13 +21,31 @@ use std::{
 use http::StatusCode;
 
 use crate::{
-    body::Response, counted::OnConnection, error::ApiError, observe::Observed, route::BoxFuture,
-    route::RouteMeta,
+    body::Response, error::ApiError, observe::Observed, route::BoxFuture, route::RouteMeta,
 };
 
-/// Answers one request; see [`App::handle`](crate::App::handle).
+/// What whoever serves a request does with its answer once it is ready,
+/// before hyper sends it: the framework's server counts the request and
+/// adds `Connection: close` while it drains (`server/service.rs`). An app
+/// called as a tower service has no hook (`()`).
+///
+/// Public only because [`ResponseFuture`] names it; not re-exported.
+pub trait AnswerHook: Send + Unpin + 'static {
+    /// Called once, with the answer, when it is ready.
+    fn answered(self, response: &mut Response);
+}
+
+/// No hook: the app is called as a tower service or by [`App::handle`].
+///
+/// [`App::handle`]: crate::App::handle
+impl AnswerHook for () {
+    fn answered(self, _response: &mut Response) {}
+}
+
+/// Answers one request; see [`App::handle`](crate::App::handle). `H` is
+/// what the server serving it does with the answer ([`AnswerHook`]).
 #[must_use = "futures do nothing unless polled"]
-pub struct ResponseFuture {
+pub struct ResponseFuture<H = ()> {
     state: State,
     /// Answering `HEAD`: the body is left out, its length kept.
     head: bool,
@@ -35,16 +54,15 @@ pub struct ResponseFuture {
     span: Option<tracing::Span>,
     /// Counting for metrics; `None` when the app has none.
     observed: Option<Observed>,
-    /// The framework's connection serving the request; `None` when the app
-    /// is called as a tower service.
-    connection: Option<OnConnection>,
+    /// What the server does with the answer; taken when it is ready.
+    hook: Option<H>,
 }
 
 /// What is recorded of a request besides its answer.
-pub(crate) struct Records {
+pub(crate) struct Records<H> {
     pub(crate) span: Option<tracing::Span>,
     pub(crate) observed: Option<Observed>,
-    pub(crate) connection: Option<OnConnection>,
+    pub(crate) hook: H,
 }
 
 enum State {
@@ -58,15 +76,15 @@ enum State {
     },
 }
 
-impl ResponseFuture {
+impl<H: AnswerHook> ResponseFuture<H> {
     /// An answer known at once (no handler runs).
-    pub(crate) fn ready(response: Response, records: Records) -> Self {
+    pub(crate) fn ready(response: Response, records: Records<H>) -> Self {
         ResponseFuture {
             state: State::Ready(Some(Box::new(response))),
             head: false,
             span: records.span,
             observed: records.observed,
-            connection: records.connection,
+            hook: Some(records.hook),
         }
     }
 
@@ -76,13 +94,13 @@ impl ResponseFuture {
     pub(crate) fn start(
         meta: &'static RouteMeta,
         head: bool,
-        records: Records,
+        records: Records<H>,
         start: impl FnOnce() -> BoxFuture<Response>,
     ) -> Self {
         let Records {
             span,
             observed,
-            connection,
+            hook,
         } = records;
         let started = match &span {
             Some(span) => span.in_scope(|| catch_unwind(AssertUnwindSafe(start))),
@@ -100,18 +118,18 @@ impl ResponseFuture {
             head,
             span,
             observed,
-            connection,
+            hook: Some(hook),
         }
     }
 }
 
-impl std::fmt::Debug for ResponseFuture {
+impl<H> std::fmt::Debug for ResponseFuture<H> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResponseFuture").finish_non_exhaustive()
     }
 }
 
-impl Future for ResponseFuture {
+impl<H: AnswerHook> Future for ResponseFuture<H> {
     type Output = Result<Response, Infallible>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
@@ -140,8 +158,8 @@ impl Future for ResponseFuture {
             }
             None => response,
         };
-        if let Some(connection) = this.connection.take() {
-            connection.answered(&mut response);
+        if let Some(hook) = this.hook.take() {
+            hook.answered(&mut response);
         }
         Poll::Ready(Ok(response))
     }

@@ -85,19 +85,12 @@ compile_error!(
 );
 
 mod app;
-mod batched_io;
 mod body;
 pub mod cli;
-mod connection;
-mod connections;
-mod counted;
 mod dispatch;
-mod draining;
 mod dto;
 mod error;
 mod extractor;
-mod lingering;
-mod malformed;
 pub mod manifest;
 mod multipart;
 mod observe;
@@ -109,15 +102,14 @@ mod route;
 mod router;
 pub mod schema;
 mod security;
-mod served;
 mod server;
 mod shutdown;
 mod test_client;
 #[cfg(feature = "ws")]
 pub mod ws;
 
-pub use app::{App, AppBuilder, BoxError, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT};
-pub use body::{Body, Response};
+pub use app::{App, AppBuilder, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT};
+pub use body::{Body, BoxError, Response};
 pub use dispatch::ResponseFuture;
 pub use dto::{
     Dto, JsonError, MAX_JSON_DEPTH, Random, Validate, WriteJson, from_json, random_value,
@@ -200,8 +192,8 @@ pub mod testing {
         Broken, Draw, broken_variants, check_broken_values, check_first_draw, check_random_value,
         draw_value, fuzz_json, fuzz_query,
     };
-    pub use crate::malformed::check_malformed_requests;
     pub use crate::multipart::MultipartBody;
+    pub use crate::server::check_malformed_requests;
 }
 
 /// Everything a controller needs: `use framework::prelude::*;`.

@@ -12,7 +12,7 @@ use bytes::Bytes;
 use http::{StatusCode, header, request::Parts};
 use http_body_util::{BodyExt, combinators::UnsyncBoxBody};
 
-use crate::{app::BoxError, error::ApiError, shutdown::Shutdown};
+use crate::{body::BoxError, error::ApiError, shutdown::Shutdown};
 
 /// A request body not read yet: a stream of byte chunks.
 pub type RequestBody = UnsyncBoxBody<Bytes, BoxError>;

@@ -89,7 +89,7 @@ impl BodyStream {
     pub(crate) fn into_body(self) -> RequestBody {
         http_body_util::StreamBody::new(
             self.map_ok(http_body::Frame::data)
-                .map_err(crate::app::BoxError::from),
+                .map_err(crate::BoxError::from),
         )
         .boxed_unsync()
     }

@@ -22,8 +22,8 @@ use tokio_tungstenite::{
 use super::{
     Limits,
     close::{CloseReason, close_code},
-    io::SocketIo,
     socket::Outgoing,
+    upgrade::SocketIo,
 };
 use crate::{
     dto::{Dto, JsonInput, decode_json_input},

@@ -2,7 +2,6 @@
 
 mod close;
 mod driver;
-mod io;
 mod limits;
 mod open;
 mod socket;

@@ -3,9 +3,9 @@
 
 use std::{future::Future, marker::PhantomData};
 
-use bytes::Bytes;
 use http::{HeaderMap, HeaderValue, StatusCode, Version, header, request::Parts};
-use hyper::upgrade::OnUpgrade;
+use hyper::upgrade::{OnUpgrade, Upgraded};
+use hyper_util::rt::TokioIo;
 use serde::Serialize;
 use tokio::sync::mpsc;
 use tokio_tungstenite::{
@@ -13,7 +13,7 @@ use tokio_tungstenite::{
     tungstenite::{handshake::derive_accept_key, protocol::Role, protocol::WebSocketConfig},
 };
 
-use super::{Limits, WebSocket, driver::Driver, io::SocketIo, open::OpenSockets};
+use super::{Limits, WebSocket, driver::Driver, open::OpenSockets};
 use crate::{
     body::Response,
     dto::Dto,
@@ -193,14 +193,11 @@ impl<In, Out: 'static> WebSocketUpgrade<In, Out> {
                 return;
             }
         };
-        let (io, read) = match SocketIo::take_over(upgraded).await {
-            Ok(taken) => taken,
-            Err(err) => {
-                tracing::debug!(%err, "a WebSocket connection failed");
-                return;
-            }
-        };
-        let ws = socket_stream(io, read, &self.limits).await;
+        // hyper's `Upgraded` replays what it read past the handshake. On
+        // the framework's own server the connection under it keeps its
+        // place under the connection limit until the socket closes, and
+        // stopped batching writes when the `101` was sent.
+        let ws = socket_stream(TokioIo::new(upgraded), &self.limits).await;
         let (incoming, received) = mpsc::channel(RECEIVE_QUEUE);
         let (sent, outgoing) = mpsc::channel(self.limits.send_queue);
         let socket = WebSocket::new(sent, received);
@@ -213,19 +210,17 @@ impl<In, Out: 'static> WebSocketUpgrade<In, Out> {
     }
 }
 
-/// The server's side of the socket over `io`, reading `read` first (the
-/// bytes hyper read past the handshake). `read` may hold hyper's whole
-/// read buffer: it is dropped here, not kept for the socket's life.
-async fn socket_stream(io: SocketIo, read: Bytes, limits: &Limits) -> WebSocketStream<SocketIo> {
+/// What a socket reads and writes: the connection hyper hands over after
+/// the `101`.
+pub(crate) type SocketIo = TokioIo<Upgraded>;
+
+/// The server's side of the socket over `io`.
+async fn socket_stream(io: SocketIo, limits: &Limits) -> WebSocketStream<SocketIo> {
     let config = WebSocketConfig::default()
         .read_buffer_size(READ_BUFFER)
         .max_message_size(Some(limits.max_message_size))
         .max_frame_size(Some(limits.max_message_size));
-    if read.is_empty() {
-        WebSocketStream::from_raw_socket(io, Role::Server, Some(config)).await
-    } else {
-        WebSocketStream::from_partially_read(io, read.to_vec(), Role::Server, Some(config)).await
-    }
+    WebSocketStream::from_raw_socket(io, Role::Server, Some(config)).await
 }
 
 /// The `101 Switching Protocols` answer of a WebSocket route, made by

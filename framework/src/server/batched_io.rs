@@ -16,7 +16,7 @@
 //! connection's future finds hyper waiting without having read (a handler
 //! still running, or a streamed answer such as server-sent events, which
 //! hyper finishes before it reads the next pipelined request; see
-//! [`Connection`](crate::connection::Connection)): every pipelined batch is
+//! [`Connection`](super::connection::Connection)): every pipelined batch is
 //! one write, and no answer is lost or stalled.
 //!
 //! HTTP/2 connections (recognized by their preface) are passed through.
@@ -30,7 +30,7 @@ use std::{
 
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-use crate::connection::ConnectionState;
+use super::state::ConnectionState;
 
 /// Bytes held back before they are written anyway.
 pub(crate) const HELD_LIMIT: usize = 64 * 1024;
@@ -73,15 +73,6 @@ impl<S> BatchedWrites<S> {
             sniffed: false,
             state,
         }
-    }
-
-    /// Stops batching for good: the connection became a WebSocket, whose
-    /// frames must not wait for a read that may never come. What is held
-    /// goes out with the next write or flush.
-    #[cfg(feature = "ws")]
-    pub(crate) fn pass_through(&mut self) {
-        self.batching = false;
-        self.input_pending = false;
     }
 
     /// Turns batching off for an HTTP/2 connection, from its first bytes.
@@ -210,6 +201,13 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for BatchedWrites<S> {
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();
+        if this.batching && this.state.is_upgraded() {
+            // The connection becomes a WebSocket's once this flush has sent
+            // the `101`: its frames must not wait for a read that may never
+            // come. Batching stops for good.
+            this.batching = false;
+            this.input_pending = false;
+        }
         if this.batching && this.input_pending {
             if !this.state.take_release() {
                 // The next read sends it, or finds the next pipelined
@@ -318,29 +316,32 @@ mod tests {
         assert_eq!(answer, b"HTTP/1.1 400 Bad Request\r\n\r\n");
     }
 
-    /// A connection that became a WebSocket writes each frame at its
-    /// flush, even right after a read brought input, and sends what was
-    /// held (the `101`) first.
-    #[cfg(feature = "ws")]
+    /// A connection answered `101` sends it at its flush, even right after
+    /// a read brought input (a pipelined answer before it goes first, in
+    /// the same write), and from then on writes each frame at its flush.
     #[tokio::test]
-    async fn a_socket_passes_its_frames_through() {
+    async fn an_upgraded_connection_passes_its_frames_through() {
         let (mut client, server) = duplex(1024);
-        let mut server = BatchedWrites::new(server, Arc::default());
+        let state = Arc::new(ConnectionState::default());
+        let mut server = BatchedWrites::new(server, Arc::clone(&state));
         client
             .write_all(b"GET /chat HTTP/1.1\r\n\r\n")
             .await
             .unwrap();
         let mut buf = [0u8; 64];
         assert_eq!(server.read(&mut buf).await.unwrap(), 22);
+        server.write_all(b"200 ").await.unwrap();
+        server.flush().await.unwrap();
+        assert_eq!(server.held, b"200 ", "held for batching");
+        state.set_upgraded();
         server.write_all(b"101 ").await.unwrap();
         server.flush().await.unwrap();
-        assert_eq!(server.held, b"101 ", "held for batching");
-        server.pass_through();
+        assert!(server.held.is_empty(), "the 101 is not held");
         client.write_all(b"frame in").await.unwrap();
         assert_eq!(server.read(&mut buf).await.unwrap(), 8);
         server.write_all(b"frame out").await.unwrap();
         server.flush().await.unwrap();
-        let mut answer = [0u8; 13];
+        let mut answer = [0u8; 17];
         tokio::time::timeout(
             std::time::Duration::from_millis(500),
             client.read_exact(&mut answer),
@@ -348,7 +349,7 @@ mod tests {
         .await
         .expect("sent at the flush, with no read to release it")
         .unwrap();
-        assert_eq!(&answer, b"101 frame out");
+        assert_eq!(&answer, b"200 101 frame out");
     }
 
     /// hyper reads (checking for the end of input) while it answers the

@@ -1,4 +1,4 @@
-//! The connections a [`Server`](crate::Server) serves: the accept loop,
+//! The connections a [`Server`](super::Server) serves: the accept loop,
 //! one task per connection, and how they end in a graceful shutdown (the
 //! queued connections served, the last ones given time to send their
 //! request, idle ones closed, in-flight ones awaited).
@@ -26,14 +26,21 @@ use tokio::{
     sync::{OwnedSemaphorePermit, Semaphore},
 };
 
-use crate::{
-    app::{App, BoxError},
-    connection::{Connection, ConnectionState, Ended, Served},
-    counted::{AppService, CountedService},
-    draining::Draining,
+use super::{
+    connection::{Connection, Ended, Served},
     served::ServedConnection,
-    server::LAST_REQUEST_GRACE,
+    service::{AppService, LayeredService},
+    state::ConnectionState,
 };
+use crate::{app::App, body::BoxError};
+
+/// How long, once a shutting-down server has closed its listener, the
+/// connections it accepted last have to send their request before idle
+/// connections are closed: the request of a client that connected last is
+/// served rather than cut off. A graceful shutdown takes at most the
+/// [drain delay](super::Server::drain_delay), this, and the [shutdown
+/// timeout](super::Server::shutdown_timeout).
+pub const LAST_REQUEST_GRACE: Duration = Duration::from_millis(250);
 
 /// The connections a server serves, and how they end.
 pub(crate) struct Connections {
@@ -250,8 +257,8 @@ where
 {
     let builder = Arc::new(builder);
     Box::new(move |io, state, watcher| {
-        let service = CountedService::new(TowerToHyperService::new(service.clone()), state);
-        let service = Draining::new(service, draining);
+        let service =
+            LayeredService::new(TowerToHyperService::new(service.clone()), state, draining);
         let builder = Arc::clone(&builder);
         Box::pin(async move {
             watcher

@@ -10,120 +10,24 @@
 //! request head (idle, or a head arriving too slowly) for at least the
 //! timeout and less than 1.25 times it.
 //!
-//! [`BatchedWrites`]: crate::batched_io::BatchedWrites
+//! [`BatchedWrites`]: super::batched_io::BatchedWrites
 
 use std::{
     future::Future,
     pin::Pin,
-    sync::{
-        Arc,
-        atomic::{AtomicBool, AtomicU64, Ordering::Relaxed},
-    },
+    sync::Arc,
     task::{Context, Poll},
     time::Duration,
 };
 
 use tokio::time::{Instant, Sleep};
 
-use crate::app::BoxError;
+use super::state::ConnectionState;
+use crate::body::BoxError;
 
 /// How many ticks a timeout is split into: a connection is closed at the
 /// fifth tick in a row that finds it waiting for a request head.
 const TICKS_PER_TIMEOUT: u32 = 4;
-
-/// What a connection's parts tell each other: hyper's service (requests
-/// started and answered), the IO layer (answers held, HTTP/2) and the
-/// connection's future.
-///
-/// HTTP/1 answers one request at a time on a connection, so each counter has
-/// one writer at a time and plain loads and stores suffice; under HTTP/2,
-/// where requests run concurrently, the counters are not read.
-#[derive(Debug, Default)]
-pub(crate) struct ConnectionState {
-    /// Requests whose head was read (hyper called the service).
-    started: AtomicU64,
-    /// Requests answered in full: the response is ready and, when its body
-    /// is a stream, the stream has ended.
-    finished: AtomicU64,
-    /// `BatchedWrites` holds answers until the next read.
-    held: AtomicBool,
-    /// `BatchedWrites` must send what it holds at the next flush.
-    release: AtomicBool,
-    /// The connection speaks HTTP/2: no header-read timeout applies.
-    multiplexed: AtomicBool,
-}
-
-impl ConnectionState {
-    pub(crate) fn request_started(&self) {
-        self.started.store(self.started.load(Relaxed) + 1, Relaxed);
-    }
-
-    pub(crate) fn request_finished(&self) {
-        self.finished
-            .store(self.finished.load(Relaxed) + 1, Relaxed);
-    }
-
-    /// Whether every request read so far is answered: hyper waits for the
-    /// next head.
-    fn awaiting_head(&self) -> (bool, u64) {
-        let started = self.started.load(Relaxed);
-        (started == self.finished.load(Relaxed), started)
-    }
-
-    /// Whether a request read so far is still being answered: a read then
-    /// is hyper checking for the end of input, not waiting for a request.
-    pub(crate) fn answering(&self) -> bool {
-        !self.awaiting_head().0
-    }
-
-    /// Answers are held back waiting for the next read.
-    pub(crate) fn hold(&self) {
-        self.held.store(true, Relaxed);
-    }
-
-    /// Nothing is held back any more (what was is being sent).
-    pub(crate) fn clear_hold(&self) {
-        self.held.store(false, Relaxed);
-        self.release.store(false, Relaxed);
-    }
-
-    /// Whether held answers must be sent now; clears the request.
-    pub(crate) fn take_release(&self) -> bool {
-        if self.release.load(Relaxed) {
-            self.release.store(false, Relaxed);
-            true
-        } else {
-            false
-        }
-    }
-
-    /// The connection turned out to be HTTP/2.
-    pub(crate) fn set_multiplexed(&self) {
-        self.multiplexed.store(true, Relaxed);
-    }
-
-    /// Whether the connection speaks HTTP/2.
-    pub(crate) fn is_multiplexed(&self) -> bool {
-        self.multiplexed.load(Relaxed)
-    }
-}
-
-/// Marks the request it belongs to as answered when dropped: held by a
-/// streamed response body until hyper has sent (or abandoned) it.
-#[derive(Debug)]
-pub(crate) struct Finished(Arc<ConnectionState>);
-
-impl Finished {
-    pub(crate) fn new(state: Arc<ConnectionState>) -> Self {
-        Finished(state)
-    }
-}
-
-impl Drop for Finished {
-    fn drop(&mut self) {
-        self.0.request_finished();
-    }
-}
 
 /// Why a connection's future ended.
 #[derive(Debug)]
@@ -167,9 +71,7 @@ impl Future for Connection {
         // hyper waits: for input, a handler or a streamed body. Only a read
         // that finds nothing sends held answers, and it did not read: send
         // them at the flush of the next poll, which comes at once.
-        if this.state.held.load(Relaxed) {
-            this.state.held.store(false, Relaxed);
-            this.state.release.store(true, Relaxed);
+        if this.state.release_held() {
             cx.waker().wake_by_ref();
         }
         if let Some(timeout) = &mut this.head_timeout {
@@ -223,7 +125,7 @@ impl HeadTimeout {
             if !self.timer.is_elapsed() {
                 return Tick::Waiting;
             }
-            if state.multiplexed.load(Relaxed) {
+            if state.is_multiplexed() {
                 return Tick::Stop;
             }
             let (awaiting, started) = state.awaiting_head();

@@ -20,7 +20,7 @@ use tokio::{
     sync::OwnedSemaphorePermit,
 };
 
-use crate::{batched_io::BatchedWrites, connection::ConnectionState, lingering::Lingering};
+use super::{batched_io::BatchedWrites, lingering::Lingering, state::ConnectionState};
 
 /// What hyper reads and writes for one accepted connection.
 #[derive(Debug)]
@@ -43,12 +43,6 @@ impl ServedConnection {
             _open: OpenConnection::new(gauges),
             _permit: permit,
         }
-    }
-
-    /// Stops batching writes: the connection became a WebSocket.
-    #[cfg(feature = "ws")]
-    pub(crate) fn pass_through(&mut self) {
-        self.io.pass_through();
     }
 }
 

@@ -17,7 +17,7 @@ use tokio::{
     net::TcpStream,
 };
 
-use crate::connection::ConnectionState;
+use super::state::ConnectionState;
 
 /// How long input is read and dropped after the connection is shut.
 const LINGER: Duration = Duration::from_secs(2);

@@ -1,5 +1,30 @@
 //! Serving over TCP with hyper: HTTP/1.1 (keep-alive, pipelining) and
 //! HTTP/2 (prior knowledge), safe limits, graceful shutdown.
+//!
+//! - [`Server`] (this file): the configuration, and `serve`'s steps;
+//! - `connections.rs`: the accept loop, one task per connection, the
+//!   graceful shutdown's steps;
+//! - `connection.rs`: a connection's future (header-read timeout, release
+//!   of held answers);
+//! - `state.rs`: what a connection's parts tell each other;
+//! - `service.rs`: hyper's service for a connection, and what each answer
+//!   owes it (the server's door into the app);
+//! - `served.rs`, `batched_io.rs`, `lingering.rs`: the IO stack;
+//! - `draining.rs`: `Connection: close` while draining;
+//! - `malformed.rs`: the malformed-request check tests run against a
+//!   server.
+//!
+#![doc = include_str!("../docs/server.md")]
+
+mod batched_io;
+mod connection;
+mod connections;
+mod draining;
+mod lingering;
+mod malformed;
+mod served;
+mod service;
+mod state;
 
 use std::{future::Future, io, net::SocketAddr, sync::atomic::Ordering, time::Duration};
 
@@ -10,10 +35,10 @@ use hyper_util::{
 };
 use tokio::net::{TcpListener, ToSocketAddrs};
 
-use crate::{
-    app::{App, BoxError},
-    connections::{Connections, app_connections, service_connections},
-};
+use crate::{app::App, body::BoxError};
+pub use connections::LAST_REQUEST_GRACE;
+use connections::{Connections, app_connections, service_connections};
+pub use malformed::check_malformed_requests;
 
 /// How long a client may take to send a request's head unless configured.
 pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
@@ -24,13 +49,6 @@ pub const DEFAULT_SHUTDOWN_TIMEOUT: Duration = Duration::from_secs(30);
 pub const DEFAULT_MAX_CONNECTIONS: usize = 8192;
 /// How many headers a request may have unless configured (more get `431`).
 pub const DEFAULT_MAX_HEADERS: usize = 100;
-/// How long, once a shutting-down server has closed its listener, the
-/// connections it accepted last have to send their request before idle
-/// connections are closed: the request of a client that connected last is
-/// served rather than cut off. A graceful shutdown takes at most the
-/// [drain delay](Server::drain_delay), this, and the [shutdown
-/// timeout](Server::shutdown_timeout).
-pub const LAST_REQUEST_GRACE: Duration = Duration::from_millis(250);
 
 /// Serves an [`App`](crate::App) (or any tower service, layers included)
 /// on a TCP listener.
@@ -238,7 +256,7 @@ impl Server {
         B::Error: Into<BoxError>,
         F: Future<Output = ()> + Send,
     {
-        let draining = crate::draining::flag();
+        let draining = draining::flag();
         // The served service is an `App` unless it is layered: then the
         // app's signal and gauges come from `for_app`. An app is served
         // without a tower adapter, by code compiled once in this crate.
