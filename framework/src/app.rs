@@ -1,6 +1,7 @@
 //! The application: controllers' routes in one shared table, served as a
 //! `tower::Service`.
 
+use crate::error::refusal;
 use std::{
     convert::Infallible,
     sync::Arc,
@@ -468,23 +469,24 @@ impl App {
                 }
             },
             Lookup::MethodNotAllowed(allow) => {
-                let refusal = ApiError::new(
-                    StatusCode::METHOD_NOT_ALLOWED,
-                    "method_not_allowed",
-                    format!("{} is not allowed on {}", parts.method, parts.uri.path()),
-                )
-                .with_header(header::ALLOW, allow);
+                let refusal = refusal::METHOD_NOT_ALLOWED
+                    .error(format!(
+                        "{} is not allowed on {}",
+                        parts.method,
+                        parts.uri.path()
+                    ))
+                    .with_header(header::ALLOW, allow);
                 return self.refused(None, &parts, refusal.into_response(), hook);
             }
             Lookup::Options(allow) => {
                 return self.refused(None, &parts, options(allow), hook);
             }
             Lookup::NotFound => {
-                let refusal = ApiError::new(
-                    StatusCode::NOT_FOUND,
-                    "not_found",
-                    format!("no route for {} {}", parts.method, parts.uri.path()),
-                );
+                let refusal = refusal::NOT_FOUND.error(format!(
+                    "no route for {} {}",
+                    parts.method,
+                    parts.uri.path()
+                ));
                 return self.refused(None, &parts, refusal.into_response(), hook);
             }
         };
@@ -594,11 +596,9 @@ fn decode_path_values(params: &matchit::Params<'_, '_>) -> Result<Vec<String>, A
                 .decode_utf8()
                 .map(std::borrow::Cow::into_owned)
                 .map_err(|_| {
-                    ApiError::new(
-                        StatusCode::BAD_REQUEST,
-                        "invalid_path_parameter",
-                        format!("path parameter `{name}`: not UTF-8 once percent-decoded"),
-                    )
+                    refusal::INVALID_PATH_PARAMETER.error(format!(
+                        "path parameter `{name}`: not UTF-8 once percent-decoded"
+                    ))
                 })
         })
         .collect()

@@ -9,6 +9,7 @@
 //! resolved at compile time, so that hyper gets this future with no other
 //! around it and the app knows nothing of connections.
 
+use crate::error::refusal;
 use std::{
     any::Any,
     convert::Infallible,
@@ -17,8 +18,6 @@ use std::{
     pin::Pin,
     task::{Context, Poll},
 };
-
-use http::StatusCode;
 
 use crate::{
     body::Response, error::ApiError, observe::Observed, route::BoxFuture, route::RouteMeta,
@@ -212,10 +211,7 @@ fn panicked(meta: &RouteMeta, panic: &(dyn Any + Send)) -> Response {
         .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
         .unwrap_or("a non-string payload");
     tracing::error!(route = %meta.qualified_name(), %reason, "handler panicked");
-    ApiError::new(
-        StatusCode::INTERNAL_SERVER_ERROR,
-        "internal_error",
-        "the server failed to handle this request",
-    )
-    .into_response()
+    refusal::INTERNAL_ERROR
+        .error("the server failed to handle this request")
+        .into_response()
 }

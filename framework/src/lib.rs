@@ -114,7 +114,7 @@ pub use dispatch::ResponseFuture;
 pub use dto::{
     Dto, JsonError, MAX_JSON_DEPTH, Random, Validate, WriteJson, from_json, random_value,
 };
-pub use error::{ApiError, PROBLEM_JSON, Problem, ValidationIssue};
+pub use error::{ApiError, PROBLEM_JSON, Problem, ValidationIssue, refusal};
 pub use extractor::{
     Bearer, BodyStream, ContentKind, Cookies, FileConditions, FileRequest, FromRequest,
     FromRequestParts, InputKind, InputMeta, MessagesMeta, PlainBody, SchemaFn, TypedBody,

@@ -1,5 +1,6 @@
 //! Every refused input of a request, reported in one `400`.
 
+use crate::error::refusal;
 use std::ops::ControlFlow;
 
 use http::StatusCode;
@@ -79,7 +80,8 @@ impl Refusals {
             .iter()
             .flat_map(|err| err.issues().iter().cloned())
             .collect();
-        ApiError::new(StatusCode::BAD_REQUEST, "invalid_request", message)
+        refusal::INVALID_REQUEST
+            .error(message)
             .with_issues(issues)
             .into_response()
     }
@@ -96,12 +98,9 @@ mod tests {
     use crate::ValidationIssue;
 
     fn refused(path: &str) -> ApiError {
-        ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "invalid_query",
-            format!("{path} is bad"),
-        )
-        .with_issues([ValidationIssue::new(path, "string", 1)])
+        refusal::INVALID_QUERY
+            .error(format!("{path} is bad"))
+            .with_issues([ValidationIssue::new(path, "string", 1)])
     }
 
     #[test]
@@ -126,7 +125,7 @@ mod tests {
 
     #[test]
     fn upgrade_required_is_answered_when_nothing_else_is_refused() {
-        let upgrade = || ApiError::new(StatusCode::UPGRADE_REQUIRED, "upgrade_required", "no");
+        let upgrade = || refusal::UPGRADE_REQUIRED.error("no");
         let mut refusals = Refusals::new();
         assert!(matches!(
             refusals.take(Err::<(), _>(upgrade())),
@@ -139,7 +138,7 @@ mod tests {
         assert_eq!(refusals.into_response().status(), 400);
         let mut refusals = Refusals::new();
         let _ = refusals.take(Err::<(), _>(upgrade()));
-        let unauthorized = ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", "no");
+        let unauthorized = refusal::UNAUTHORIZED.error("no");
         assert!(matches!(
             refusals.take(Err::<(), _>(unauthorized)),
             ControlFlow::Break(_)
@@ -149,7 +148,7 @@ mod tests {
     #[test]
     fn a_guard_refusal_ends_the_request() {
         let mut refusals = Refusals::new();
-        let unauthorized = ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", "no");
+        let unauthorized = refusal::UNAUTHORIZED.error("no");
         let ControlFlow::Break(response) = refusals.take(Err::<(), _>(unauthorized)) else {
             panic!("a 401 must end the request");
         };

@@ -1,6 +1,7 @@
 //! The request as extractors see it: head, body, path values and the app's
 //! shared state.
 
+use crate::error::refusal;
 use std::{
     any::{Any, TypeId},
     collections::HashMap,
@@ -9,7 +10,7 @@ use std::{
 };
 
 use bytes::Bytes;
-use http::{StatusCode, header, request::Parts};
+use http::{header, request::Parts};
 use http_body_util::{BodyExt, combinators::UnsyncBoxBody};
 
 use crate::{body::BoxError, error::ApiError, shutdown::Shutdown};
@@ -199,11 +200,7 @@ async fn collect_within(mut body: RequestBody, limit: usize) -> Result<Bytes, Ap
     let mut length = 0usize;
     while let Some(frame) = body.frame().await {
         let frame = frame.map_err(|err| {
-            ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "body_read_failed",
-                format!("body: could not be read: {err}"),
-            )
+            refusal::BODY_READ_FAILED.error(format!("body: could not be read: {err}"))
         })?;
         let Ok(data) = frame.into_data() else {
             continue;
@@ -227,18 +224,13 @@ async fn collect_within(mut body: RequestBody, limit: usize) -> Result<Bytes, Ap
 
 /// `408 request_timeout`: the body did not arrive within `timeout`.
 pub(crate) fn too_slow(timeout: Duration) -> ApiError {
-    ApiError::new(
-        StatusCode::REQUEST_TIMEOUT,
-        "request_timeout",
-        format!("body: did not arrive within {} ms", timeout.as_millis()),
-    )
+    refusal::REQUEST_TIMEOUT.error(format!(
+        "body: did not arrive within {} ms",
+        timeout.as_millis()
+    ))
 }
 
 /// `413 payload_too_large`: the body is larger than `limit` bytes.
 pub(crate) fn too_large(limit: usize) -> ApiError {
-    ApiError::new(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        "payload_too_large",
-        format!("body: larger than the limit of {limit} bytes"),
-    )
+    refusal::PAYLOAD_TOO_LARGE.error(format!("body: larger than the limit of {limit} bytes"))
 }

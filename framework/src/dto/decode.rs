@@ -2,9 +2,9 @@
 //! then the generated checks), a second pass over the JSON for the full
 //! error list only when the first refused the input.
 
+use crate::error::refusal::{self, Refusal};
 use std::cell::RefCell;
 
-use http::StatusCode;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -50,14 +50,14 @@ pub fn from_json<T: Dto>(json: &[u8]) -> Result<T, ApiError> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct JsonInput {
     /// The problem's code.
-    pub(crate) code: &'static str,
+    pub(crate) code: Refusal,
     /// What the message calls it.
     pub(crate) name: &'static str,
 }
 
 /// A request body.
 pub(crate) const BODY: JsonInput = JsonInput {
-    code: "invalid_body",
+    code: refusal::INVALID_BODY,
     name: "body",
 };
 
@@ -111,15 +111,13 @@ fn report_json<T: Dto>(
         Ok(value) => value,
         Err(err) => {
             let reason = format!("not valid JSON: {err}");
-            return ApiError::new(
-                StatusCode::BAD_REQUEST,
-                what.code,
-                format!("{}: {reason}", what.name),
-            )
-            .with_issues([ValidationIssue::missing(
-                root,
-                format!("{expected_text} (as JSON)"),
-            )]);
+            return what
+                .code
+                .error(format!("{}: {reason}", what.name))
+                .with_issues([ValidationIssue::missing(
+                    root,
+                    format!("{expected_text} (as JSON)"),
+                )]);
         }
     };
     let mut issues = Report::new(&described.registry, false).run(&value, &described.schema, root);
@@ -144,7 +142,7 @@ pub(crate) fn decode_text_map<T: Dto>(
     parse: impl FnOnce() -> Result<T, String>,
     as_json: impl FnOnce() -> Value,
     root: &str,
-    code: &'static str,
+    code: Refusal,
     subject: &str,
 ) -> Result<T, ApiError> {
     let reason = match parse() {
@@ -168,7 +166,7 @@ pub(crate) fn decode_text_map<T: Dto>(
 }
 
 /// `400` with the issues, the first one in the message.
-pub(crate) fn invalid(code: &'static str, subject: &str, issues: Vec<ValidationIssue>) -> ApiError {
+pub(crate) fn invalid(code: Refusal, subject: &str, issues: Vec<ValidationIssue>) -> ApiError {
     let message = match issues.as_slice() {
         [] => format!("{subject}: invalid"),
         [only] => format!("{subject}: {} is not {}", only.path, only.expected),
@@ -179,7 +177,7 @@ pub(crate) fn invalid(code: &'static str, subject: &str, issues: Vec<ValidationI
             rest.len()
         ),
     };
-    ApiError::new(StatusCode::BAD_REQUEST, code, message).with_issues(issues)
+    code.error(message).with_issues(issues)
 }
 
 /// Deserializes a JSON value into `T` for a user-written check.

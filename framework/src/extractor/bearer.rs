@@ -1,6 +1,7 @@
 //! `Authorization: Bearer <token>`.
 
-use http::{HeaderValue, StatusCode, header};
+use crate::error::refusal;
+use http::{HeaderValue, header};
 
 use super::{FromRequestParts, InputMeta};
 use crate::{error::ApiError, request::RequestContext, route::ErrorMeta, security::SecurityMeta};
@@ -54,7 +55,8 @@ impl Bearer {
     /// `401 unauthorized` with `WWW-Authenticate: Bearer`, as a guard
     /// answers a token it does not accept.
     pub fn refused(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
+        refusal::UNAUTHORIZED
+            .error(message)
             .with_header(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"))
     }
 
@@ -85,6 +87,8 @@ impl FromRequestParts for Bearer {
 
 #[cfg(test)]
 mod tests {
+    use http::StatusCode;
+
     use super::*;
 
     fn parse(value: &str) -> Result<Bearer, ApiError> {

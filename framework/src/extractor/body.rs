@@ -1,8 +1,9 @@
 //! The JSON request body.
 
+use crate::error::refusal;
 use std::ops::{Deref, DerefMut};
 
-use http::{StatusCode, header};
+use http::header;
 
 use super::{ContentKind, FromRequest, InputMeta};
 use crate::{
@@ -75,11 +76,9 @@ impl<T: Dto> FromRequest for TypedBody<T> {
         check_json_content_type(cx.headers())?;
         let body = cx.collect_body().await?;
         if body.is_empty() {
-            return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "invalid_body",
-                "body: expected a JSON value, got an empty body",
-            ));
+            return Err(
+                refusal::INVALID_BODY.error("body: expected a JSON value, got an empty body")
+            );
         }
         decode_json(&body, "$input").map(TypedBody)
     }
@@ -113,19 +112,17 @@ pub(crate) fn check_content_type(
     if accepted {
         Ok(())
     } else {
-        Err(ApiError::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "unsupported_media_type",
-            format!(
-                "body: expected `{wanted}`, got {}",
-                content_type.map_or("no content type".to_owned(), |value| format!("`{value}`"))
-            ),
-        ))
+        Err(refusal::UNSUPPORTED_MEDIA_TYPE.error(format!(
+            "body: expected `{wanted}`, got {}",
+            content_type.map_or("no content type".to_owned(), |value| format!("`{value}`"))
+        )))
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use http::StatusCode;
+
     use super::*;
 
     fn headers(content_type: &str) -> http::HeaderMap {

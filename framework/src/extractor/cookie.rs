@@ -1,5 +1,6 @@
 //! Typed request cookies.
 
+use crate::error::refusal;
 use std::ops::{Deref, DerefMut};
 
 use http::header;
@@ -74,7 +75,14 @@ impl<T: Dto> FromRequestParts for Cookies<T> {
                 None => grouped.push((name, vec![value])),
             }
         }
-        decode_named(&grouped, false, "$cookies", "invalid_cookie", "cookies").map(Cookies)
+        decode_named(
+            &grouped,
+            false,
+            "$cookies",
+            refusal::INVALID_COOKIE,
+            "cookies",
+        )
+        .map(Cookies)
     }
 }
 

@@ -1,5 +1,6 @@
 //! HTML form bodies: `application/x-www-form-urlencoded`.
 
+use crate::error::refusal;
 use std::ops::{Deref, DerefMut};
 
 use super::{
@@ -81,13 +82,8 @@ impl<T: Dto> FromRequest for TypedForm<T> {
                 && subtype.eq_ignore_ascii_case("x-www-form-urlencoded")
         })?;
         let body = cx.collect_body().await?;
-        let text = std::str::from_utf8(&body).map_err(|_| {
-            ApiError::new(
-                http::StatusCode::BAD_REQUEST,
-                "invalid_body",
-                "body: the form is not UTF-8",
-            )
-        })?;
-        parse_urlencoded(text, "$input", "invalid_body", "body").map(TypedForm)
+        let text = std::str::from_utf8(&body)
+            .map_err(|_| refusal::INVALID_BODY.error("body: the form is not UTF-8"))?;
+        parse_urlencoded(text, "$input", refusal::INVALID_BODY, "body").map(TypedForm)
     }
 }

@@ -1,8 +1,8 @@
 //! Typed request headers.
 
+use crate::error::refusal::{self, Refusal};
 use std::ops::{Deref, DerefMut};
 
-use http::StatusCode;
 use serde::de::{IntoDeserializer, value::MapDeserializer};
 use serde_json::{Map, Value};
 
@@ -93,7 +93,14 @@ impl<T: Dto> FromRequestParts for TypedHeaders<T> {
             }
             grouped.push((name.as_str(), values));
         }
-        decode_named(&grouped, true, "$headers", "invalid_header", "headers").map(TypedHeaders)
+        decode_named(
+            &grouped,
+            true,
+            "$headers",
+            refusal::INVALID_HEADER,
+            "headers",
+        )
+        .map(TypedHeaders)
     }
 }
 
@@ -104,7 +111,7 @@ pub(super) fn decode_named<T: Dto>(
     grouped: &[(&str, Vec<&str>)],
     lists: bool,
     root: &'static str,
-    code: &'static str,
+    code: Refusal,
     what: &'static str,
 ) -> Result<T, ApiError> {
     decode_text_map(
@@ -171,14 +178,11 @@ fn list_fields<T: Dto>() -> Vec<String> {
 }
 
 fn invalid_header(name: &str, reason: String, value: Value) -> ApiError {
-    ApiError::new(
-        StatusCode::BAD_REQUEST,
-        "invalid_header",
-        format!("header `{name}`: {reason}"),
-    )
-    .with_issues([ValidationIssue::new(
-        format!("$headers[{name:?}]"),
-        reason,
-        value,
-    )])
+    refusal::INVALID_HEADER
+        .error(format!("header `{name}`: {reason}"))
+        .with_issues([ValidationIssue::new(
+            format!("$headers[{name:?}]"),
+            reason,
+            value,
+        )])
 }

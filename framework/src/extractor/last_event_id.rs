@@ -1,6 +1,6 @@
 //! The `Last-Event-ID` header of a reconnecting event-stream client.
 
-use http::StatusCode;
+use crate::error::refusal;
 
 use super::{FromRequestParts, InputMeta};
 use crate::{error::ApiError, request::RequestContext};
@@ -57,11 +57,7 @@ impl FromRequestParts for LastEventId {
         };
         match std::str::from_utf8(value.as_bytes()) {
             Ok(id) => Ok(LastEventId(Some(id.to_owned()))),
-            Err(_) => Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "invalid_header",
-                "header `Last-Event-ID`: not UTF-8",
-            )),
+            Err(_) => Err(refusal::INVALID_HEADER.error("header `Last-Event-ID`: not UTF-8")),
         }
     }
 }

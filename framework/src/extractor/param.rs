@@ -1,6 +1,6 @@
 //! Path parameters: handler arguments marked `#[param]`.
 
-use http::StatusCode;
+use crate::error::refusal;
 use serde::de::DeserializeOwned;
 
 use super::text::TextValues;
@@ -47,14 +47,13 @@ pub fn path_param_refused<T: ToSchema + 'static>(
     let described = schema_of::<T>();
     let schema = apply_tags(described.schema.clone(), tags);
     let expected = expected(&schema, &described.registry);
-    ApiError::new(
-        StatusCode::BAD_REQUEST,
-        "invalid_path_parameter",
-        format!("path parameter `{name}`: {value:?} is not {expected}"),
-    )
-    .with_issues([ValidationIssue::new(
-        format!("$path.{name}"),
-        expected,
-        value,
-    )])
+    refusal::INVALID_PATH_PARAMETER
+        .error(format!(
+            "path parameter `{name}`: {value:?} is not {expected}"
+        ))
+        .with_issues([ValidationIssue::new(
+            format!("$path.{name}"),
+            expected,
+            value,
+        )])
 }

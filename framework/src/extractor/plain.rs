@@ -1,7 +1,7 @@
 //! Text and byte bodies.
 
+use crate::error::refusal;
 use bytes::Bytes;
-use http::StatusCode;
 
 use super::{ContentKind, FromRequest, InputMeta, body::check_content_type};
 use crate::{error::ApiError, request::RequestContext, schema::ToSchema};
@@ -51,13 +51,9 @@ impl FromRequest for PlainBody {
             kind.eq_ignore_ascii_case("text") && subtype.eq_ignore_ascii_case("plain")
         })?;
         let body = cx.collect_body().await?;
-        String::from_utf8(body.into()).map(PlainBody).map_err(|_| {
-            ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "invalid_body",
-                "body: the text is not UTF-8",
-            )
-        })
+        String::from_utf8(body.into())
+            .map(PlainBody)
+            .map_err(|_| refusal::INVALID_BODY.error("body: the text is not UTF-8"))
     }
 }
 

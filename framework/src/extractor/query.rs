@@ -1,5 +1,6 @@
 //! The query string.
 
+use crate::error::refusal::{self, Refusal};
 use std::ops::{Deref, DerefMut};
 
 use super::{FromRequestParts, InputKind, InputMeta};
@@ -87,7 +88,7 @@ const QS: serde_qs::Config = serde_qs::Config::new()
     .use_form_encoding(true);
 
 pub(crate) fn parse_query<T: Dto>(query: &str) -> Result<T, ApiError> {
-    parse_urlencoded(query, "$query", "invalid_query", "query")
+    parse_urlencoded(query, "$query", refusal::INVALID_QUERY, "query")
 }
 
 /// Decodes `application/x-www-form-urlencoded` text (a query string or a
@@ -96,7 +97,7 @@ pub(crate) fn parse_query<T: Dto>(query: &str) -> Result<T, ApiError> {
 pub(crate) fn parse_urlencoded<T: Dto>(
     text: &str,
     root: &'static str,
-    code: &'static str,
+    code: Refusal,
     what: &'static str,
 ) -> Result<T, ApiError> {
     decode_text_map(

@@ -1,5 +1,6 @@
 //! The request body as a stream of chunks.
 
+use crate::error::refusal;
 use std::{
     pin::Pin,
     task::{Context, Poll, ready},
@@ -8,7 +9,6 @@ use std::{
 
 use bytes::Bytes;
 use futures_util::{Stream, TryStreamExt};
-use http::StatusCode;
 use http_body::Body as _;
 use http_body_util::BodyExt as _;
 use tokio::time::Sleep;
@@ -128,11 +128,9 @@ impl Stream for BodyStream {
                     return Poll::Ready(None);
                 }
                 Some(Err(err)) => {
-                    return this.fail(ApiError::new(
-                        StatusCode::BAD_REQUEST,
-                        "body_read_failed",
-                        format!("body: could not be read: {err}"),
-                    ));
+                    return this.fail(
+                        refusal::BODY_READ_FAILED.error(format!("body: could not be read: {err}")),
+                    );
                 }
                 Some(Ok(frame)) => {
                     // Trailers carry no bytes: read on.
@@ -178,6 +176,8 @@ impl FromRequest for BodyStream {
 
 #[cfg(test)]
 mod tests {
+    use http::StatusCode;
+
     use futures_util::StreamExt;
     use http_body_util::BodyExt;
 

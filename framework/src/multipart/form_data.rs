@@ -1,8 +1,7 @@
 //! `multipart/form-data` bodies: text fields and files, read as a `#[dto]`.
 
+use crate::error::refusal;
 use std::ops::{Deref, DerefMut};
-
-use http::StatusCode;
 
 use super::{
     FormLimits,
@@ -63,10 +62,7 @@ impl<T: Dto> FromRequest for TypedFormData<T> {
             .and_then(|value| value.to_str().ok())
             .and_then(|value| multer::parse_boundary(value).ok())
             .ok_or_else(|| {
-                ApiError::new(
-                    StatusCode::BAD_REQUEST,
-                    "invalid_body",
-                    "body: `multipart/form-data` needs a `boundary` parameter",
+                refusal::INVALID_BODY.error("body: `multipart/form-data` needs a `boundary` parameter",
                 )
                 .with_issues([ValidationIssue::missing(
                     "$input",
@@ -136,7 +132,7 @@ fn decode<T: Dto>(received: Received, layout: Layout<'_>) -> Result<T, ApiError>
         }
     }
     let decoded = lend(&mut lent, || {
-        parse_urlencoded::<T>(&query, "$input", "invalid_body", "body")
+        parse_urlencoded::<T>(&query, "$input", refusal::INVALID_BODY, "body")
     });
     if issues.is_empty() {
         return decoded;
@@ -153,7 +149,7 @@ fn decode<T: Dto>(received: Received, layout: Layout<'_>) -> Result<T, ApiError>
         });
         all.extend(new.cloned());
     }
-    Err(invalid("invalid_body", "body", all))
+    Err(invalid(refusal::INVALID_BODY, "body", all))
 }
 
 /// Whether `path` is `outer` or inside it.

@@ -2,6 +2,7 @@
 //! values kept in memory within the body limit, files written down as they
 //! arrive within their own limits, every problem listed with its path.
 
+use crate::error::refusal;
 use std::{
     collections::{HashMap, HashSet},
     pin::Pin,
@@ -15,7 +16,6 @@ use std::{
 
 use bytes::Bytes;
 use futures_util::Stream;
-use http::StatusCode;
 use serde_json::{Value, json};
 
 use super::{
@@ -99,11 +99,9 @@ pub(crate) async fn receive(
     {
         parts += 1;
         if parts > MAX_FORM_PARTS {
-            return Err(ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "too_many_parts",
-                format!("body: more than {MAX_FORM_PARTS} parts"),
-            ));
+            return Err(
+                refusal::TOO_MANY_PARTS.error(format!("body: more than {MAX_FORM_PARTS} parts"))
+            );
         }
         form.part(part).await?;
     }
@@ -148,14 +146,10 @@ impl Stream for Metered {
             .saturating_sub(this.file_bytes.load(Ordering::Relaxed))
             .saturating_sub(held);
         if other > this.limit {
-            return Poll::Ready(Some(Err(ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "payload_too_large",
-                format!(
-                    "body: the text fields and part headers are larger than the limit of {} bytes",
-                    this.limit
-                ),
-            ))));
+            return Poll::Ready(Some(Err(refusal::PAYLOAD_TOO_LARGE.error(format!(
+                "body: the text fields and part headers are larger than the limit of {} bytes",
+                this.limit
+            )))));
         }
         let polled = Pin::new(&mut this.inner).poll_next(cx);
         if let Poll::Ready(Some(Ok(chunk))) = &polled {
@@ -450,14 +444,10 @@ impl Form<'_> {
         while let Some(chunk) = part.chunk().await.map_err(|err| malformed(err, path))? {
             self.text_bytes += chunk.len();
             if self.text_bytes > self.limits.body {
-                return Err(ApiError::new(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    "payload_too_large",
-                    format!(
-                        "body: the text fields are larger than the limit of {} bytes",
-                        self.limits.body
-                    ),
-                ));
+                return Err(refusal::PAYLOAD_TOO_LARGE.error(format!(
+                    "body: the text fields are larger than the limit of {} bytes",
+                    self.limits.body
+                )));
             }
             bytes.extend_from_slice(&chunk);
         }
@@ -530,15 +520,14 @@ pub(crate) fn path_of(name: &str) -> String {
 }
 
 fn file_too_large(path: &str, max_size: u64) -> ApiError {
-    ApiError::new(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        "file_too_large",
-        format!("body: the file {path} is larger than {max_size} bytes"),
-    )
-    .with_issues([ValidationIssue::missing(
-        path,
-        format!("File & MaxSize<{max_size}>"),
-    )])
+    refusal::FILE_TOO_LARGE
+        .error(format!(
+            "body: the file {path} is larger than {max_size} bytes"
+        ))
+        .with_issues([ValidationIssue::missing(
+            path,
+            format!("File & MaxSize<{max_size}>"),
+        )])
 }
 
 /// What multer could not read: our own refusal of the body (its limit or
@@ -548,11 +537,9 @@ fn malformed(err: multer::Error, path: &str) -> ApiError {
         multer::Error::StreamReadFailed(inner) => {
             return match inner.downcast::<ApiError>() {
                 Ok(refused) => *refused,
-                Err(other) => ApiError::new(
-                    StatusCode::BAD_REQUEST,
-                    "body_read_failed",
-                    format!("body: could not be read: {other}"),
-                ),
+                Err(other) => {
+                    refusal::BODY_READ_FAILED.error(format!("body: could not be read: {other}"))
+                }
             };
         }
         multer::Error::IncompleteFieldData { .. }
@@ -562,15 +549,12 @@ fn malformed(err: multer::Error, path: &str) -> ApiError {
         }
         other => other.to_string(),
     };
-    ApiError::new(
-        StatusCode::BAD_REQUEST,
-        "invalid_body",
-        format!("body: malformed multipart/form-data: {reason}"),
-    )
-    .with_issues([ValidationIssue::missing(
-        path,
-        format!("a complete multipart/form-data part ({reason})"),
-    )])
+    refusal::INVALID_BODY
+        .error(format!("body: malformed multipart/form-data: {reason}"))
+        .with_issues([ValidationIssue::missing(
+            path,
+            format!("a complete multipart/form-data part ({reason})"),
+        )])
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! A file answered from disk, streamed: [`StreamedFile`].
 
+use crate::error::refusal;
 use std::{
     io::{self, SeekFrom},
     path::Path,
@@ -275,16 +276,13 @@ impl IntoResponse for StreamedFile {
                 return response;
             }
             Answer::Unsatisfiable => {
-                let mut response = ApiError::new(
-                    StatusCode::RANGE_NOT_SATISFIABLE,
-                    "range_not_satisfiable",
-                    format!("range: the file has {length} bytes"),
-                )
-                .with_header(
-                    header::CONTENT_RANGE,
-                    content_range(format!("bytes */{length}")),
-                )
-                .into_response();
+                let mut response = refusal::RANGE_NOT_SATISFIABLE
+                    .error(format!("range: the file has {length} bytes"))
+                    .with_header(
+                        header::CONTENT_RANGE,
+                        content_range(format!("bytes */{length}")),
+                    )
+                    .into_response();
                 response
                     .headers_mut()
                     .insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));

@@ -2,6 +2,7 @@
 //! writes what the handler sends, pings, answers pings, and closes the
 //! socket by the rules of its [`Limits`], whatever the handler is doing.
 
+use crate::error::refusal;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -36,7 +37,7 @@ pub(crate) const CLOSE_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// A client's message, as its refusal names it.
 const MESSAGE: JsonInput = JsonInput {
-    code: "invalid_message",
+    code: refusal::INVALID_MESSAGE,
     name: "message",
 };
 

@@ -1,6 +1,7 @@
 //! The handshake: the extractor that checks it and the `101` answer that
 //! starts the socket.
 
+use crate::error::refusal;
 use std::{future::Future, marker::PhantomData};
 
 use http::{HeaderMap, HeaderValue, StatusCode, Version, header, request::Parts};
@@ -288,26 +289,20 @@ fn check_handshake(parts: &Parts) -> Result<HeaderValue, ApiError> {
         .get(header::SEC_WEBSOCKET_VERSION)
         .is_none_or(|version| version.as_bytes() != b"13")
     {
-        return Err(ApiError::new(
-            StatusCode::UPGRADE_REQUIRED,
-            "unsupported_websocket_version",
-            "`Sec-WebSocket-Version`: this server speaks version 13 only",
-        )
-        .with_header(
-            header::SEC_WEBSOCKET_VERSION,
-            HeaderValue::from_static("13"),
-        ));
+        return Err(refusal::UNSUPPORTED_WEBSOCKET_VERSION
+            .error("`Sec-WebSocket-Version`: this server speaks version 13 only")
+            .with_header(
+                header::SEC_WEBSOCKET_VERSION,
+                HeaderValue::from_static("13"),
+            ));
     }
     let key = headers
         .get(header::SEC_WEBSOCKET_KEY)
         .map(HeaderValue::as_bytes)
         .filter(|key| is_key(key))
         .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "invalid_websocket_handshake",
-                "`Sec-WebSocket-Key`: expected 16 bytes in base64",
-            )
+            refusal::INVALID_WEBSOCKET_HANDSHAKE
+                .error("`Sec-WebSocket-Key`: expected 16 bytes in base64")
         })?;
     HeaderValue::from_str(&derive_accept_key(key))
         .map_err(|_| ApiError::internal("a Sec-WebSocket-Accept value is not a header value"))
@@ -315,7 +310,7 @@ fn check_handshake(parts: &Parts) -> Result<HeaderValue, ApiError> {
 
 /// `426 upgrade_required` with `message`.
 fn upgrade_required(message: &'static str) -> ApiError {
-    ApiError::new(StatusCode::UPGRADE_REQUIRED, "upgrade_required", message)
+    refusal::UPGRADE_REQUIRED.error(message)
 }
 
 /// Whether a comma-separated header lists `token`, in any case.

@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::body::{Body, Response};
 
+pub mod refusal;
+
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
@@ -196,7 +198,7 @@ impl ApiError {
 
     /// `404 not_found`.
     pub fn not_found(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::NOT_FOUND, "not_found", message)
+        refusal::NOT_FOUND.error(message)
     }
 
     /// `409 conflict`.
@@ -233,11 +235,7 @@ impl ApiError {
     /// sent to the client, who sees a generic message.
     pub fn internal(detail: impl std::fmt::Display) -> Self {
         tracing::error!(%detail, "internal error");
-        Self::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal_error",
-            "the server failed to handle this request",
-        )
+        refusal::INTERNAL_ERROR.error("the server failed to handle this request")
     }
 
     /// Adds the issues that made an input invalid.
