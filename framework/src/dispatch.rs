@@ -20,8 +20,8 @@ use std::{
 use http::StatusCode;
 
 use crate::{
-    body::Response, counted::OnConnection, error::ApiError, observe::Observed, route::BoxFuture,
-    route::RouteMeta,
+    body::Response, counted::OnConnection, describe::RouteMeta, error::ApiError, observe::Observed,
+    route::BoxFuture,
 };
 
 /// Answers one request; see [`App::handle`](crate::App::handle).

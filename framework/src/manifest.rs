@@ -8,14 +8,12 @@ use std::collections::BTreeMap;
 use http::StatusCode;
 use serde::{Deserialize, Serialize};
 
-pub use crate::response::{ContentManifest, HeaderManifest, ResponseManifest};
+pub use crate::describe::{ContentManifest, HeaderManifest, ResponseManifest};
 use crate::{
-    extractor::{ContentKind, InputKind},
+    describe::{ContentKind, HttpMethod, InputKind, RouteMeta, SecurityKind, SecurityMeta},
     multipart::layout::misplaced_file,
     openapi::OpenApiError,
-    route::{HttpMethod, RouteMeta},
     schema::{DefId, Registry, Schema, TypeDef, apply_tags},
-    security::{SecurityKind, SecurityMeta},
 };
 
 /// The version of the manifest's JSON form; `sdk-gen` refuses others.

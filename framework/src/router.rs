@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use http::HeaderValue;
 
-use crate::route::{HttpMethod, RouteMeta};
+use crate::describe::{HttpMethod, RouteMeta};
 
 /// Why an app could not be built.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]

@@ -2,8 +2,9 @@
 
 use std::ops::{Deref, DerefMut};
 
-use super::{FromRequestParts, InputKind, InputMeta};
+use super::FromRequestParts;
 use crate::{
+    describe::{InputKind, InputMeta},
     dto::{Dto, decode_text_map},
     error::ApiError,
     request::RequestContext,

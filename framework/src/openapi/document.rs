@@ -23,13 +23,13 @@ use utoipa::openapi::{
 
 use super::schema::Converter;
 use crate::{
+    describe::{ContentKind, HttpMethod, RouteMeta},
     error::PROBLEM_JSON,
-    extractor::ContentKind,
     manifest::{
         ApiManifest, PROBLEM_TYPE, ResponseManifest, RouteManifest, SecurityKindManifest,
         SecuritySchemeManifest, WebSocketManifest,
     },
-    route::{Controller, HttpMethod, RouteMeta},
+    route::Controller,
     schema::{DefId, Schema, TypeKind},
 };
 

@@ -16,11 +16,12 @@ use tokio_tungstenite::{
 use super::{Limits, WebSocket, driver::Driver, io::SocketIo, open::OpenSockets};
 use crate::{
     body::Response,
+    describe::{InputMeta, ResponseManifest},
     dto::Dto,
     error::ApiError,
-    extractor::{FromRequestParts, InputMeta},
+    extractor::FromRequestParts,
     request::RequestContext,
-    response::{IntoResponse, ResponseManifest},
+    response::IntoResponse,
     schema::{Registry, ToSchema},
     shutdown::Shutdown,
 };
