@@ -99,7 +99,6 @@ mod error;
 mod extractor;
 mod lingering;
 mod malformed;
-pub mod manifest;
 mod multipart;
 mod observe;
 pub mod openapi;
@@ -118,6 +117,7 @@ pub mod ws;
 
 pub use app::{App, AppBuilder, BoxError, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT};
 pub use body::{Body, Response};
+pub use describe::manifest;
 pub use describe::{
     ContentKind, ContentManifest, ErrorMeta, HeaderManifest, HttpMethod, InputKind, InputMeta,
     MessagesMeta, PathParamMeta, ResponseManifest, ResponsesFn, RouteMeta, SchemaFn, SecurityKind,

@@ -21,6 +21,7 @@
 mod answer;
 mod content;
 mod input;
+pub mod manifest;
 mod route;
 mod security;
 
