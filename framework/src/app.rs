@@ -15,6 +15,7 @@ use http_body_util::BodyExt;
 
 use crate::{
     body::{BoxError, Response},
+    describe::RouteMeta,
     dispatch::{AnswerHook, Records, ResponseFuture},
     error::ApiError,
     manifest::ApiManifest,
@@ -24,7 +25,7 @@ use crate::{
     },
     openapi::{DOCS_ASSET_ROUTE, DOCS_ROUTE, Docs, OPENAPI_ROUTE, OpenApiDocument},
     request::{RequestContext, Shared},
-    route::{BoxFuture, Controller, RouteMeta},
+    route::{BoxFuture, Controller},
     router::{BuildError, Lookup, Router},
     shutdown::Shutdown,
 };

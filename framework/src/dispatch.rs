@@ -20,7 +20,7 @@ use std::{
 };
 
 use crate::{
-    body::Response, error::ApiError, observe::Observed, route::BoxFuture, route::RouteMeta,
+    body::Response, describe::RouteMeta, error::ApiError, observe::Observed, route::BoxFuture,
 };
 
 /// What whoever serves a request does with its answer once it is ready,

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use http::HeaderValue;
 
-use crate::route::{HttpMethod, RouteMeta};
+use crate::describe::{HttpMethod, RouteMeta};
 
 /// Why an app could not be built.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -18,9 +18,9 @@ pub enum BuildError {
         /// The route already there.
         existing: String,
     },
-    /// The OpenAPI document cannot be built.
+    /// The manifest, and so the OpenAPI document, cannot be built.
     #[error("{0}")]
-    Manifest(#[from] crate::openapi::OpenApiError),
+    Manifest(#[from] crate::describe::manifest::ManifestError),
     /// A route's path cannot be routed.
     #[error("invalid route {route}: {reason}")]
     InvalidPath {

@@ -3,8 +3,12 @@
 use crate::error::refusal;
 use http::{HeaderValue, header};
 
-use super::{FromRequestParts, InputMeta};
-use crate::{error::ApiError, request::RequestContext, route::ErrorMeta, security::SecurityMeta};
+use super::FromRequestParts;
+use crate::{
+    describe::{ErrorMeta, InputMeta, SecurityMeta},
+    error::ApiError,
+    request::RequestContext,
+};
 
 /// The scheme [`Bearer`] documents when used directly.
 static BEARER: SecurityMeta = SecurityMeta::bearer("bearer", "A bearer token.");

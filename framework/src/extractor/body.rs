@@ -5,8 +5,9 @@ use std::ops::{Deref, DerefMut};
 
 use http::header;
 
-use super::{ContentKind, FromRequest, InputMeta};
+use super::FromRequest;
 use crate::{
+    describe::{ContentKind, InputMeta},
     dto::{Dto, decode_json},
     error::ApiError,
     request::RequestContext,

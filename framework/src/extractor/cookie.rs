@@ -5,8 +5,13 @@ use std::ops::{Deref, DerefMut};
 
 use http::header;
 
-use super::{FromRequestParts, InputKind, InputMeta, header::decode_named};
-use crate::{dto::Dto, error::ApiError, request::RequestContext};
+use super::{FromRequestParts, header::decode_named};
+use crate::{
+    describe::{InputKind, InputMeta},
+    dto::Dto,
+    error::ApiError,
+    request::RequestContext,
+};
 
 /// The request's cookies (every `Cookie` header), read as the fields of a
 /// `T` and validated like [`TypedHeaders`](crate::TypedHeaders): a missing

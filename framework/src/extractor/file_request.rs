@@ -4,8 +4,12 @@
 use http::{HeaderValue, Method, header};
 use httpdate::HttpDate;
 
-use super::{FromRequestParts, InputKind, InputMeta};
-use crate::{error::ApiError, request::RequestContext, route::ErrorMeta};
+use super::FromRequestParts;
+use crate::{
+    describe::{ErrorMeta, InputKind, InputMeta},
+    error::ApiError,
+    request::RequestContext,
+};
 
 /// The headers of a request that decide how a file is sent: `Range` and
 /// `If-Range` (a part of it, `206`), `If-None-Match` and

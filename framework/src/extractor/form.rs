@@ -3,10 +3,13 @@
 use crate::error::refusal;
 use std::ops::{Deref, DerefMut};
 
-use super::{
-    ContentKind, FromRequest, InputMeta, body::check_content_type, query::parse_urlencoded,
+use super::{FromRequest, body::check_content_type, query::parse_urlencoded};
+use crate::{
+    describe::{ContentKind, InputMeta},
+    dto::Dto,
+    error::ApiError,
+    request::RequestContext,
 };
-use crate::{dto::Dto, error::ApiError, request::RequestContext};
 
 /// The media type of HTML forms.
 pub(crate) const FORM: &str = "application/x-www-form-urlencoded";

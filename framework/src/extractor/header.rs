@@ -7,10 +7,11 @@ use serde::de::{IntoDeserializer, value::MapDeserializer};
 use serde_json::{Map, Value};
 
 use super::{
-    FromRequestParts, InputKind, InputMeta,
+    FromRequestParts,
     text::{self, TextValues},
 };
 use crate::{
+    describe::{InputKind, InputMeta},
     dto::{Dto, decode_text_map},
     error::{ApiError, ValidationIssue},
     request::RequestContext,

@@ -2,8 +2,8 @@
 
 use crate::error::refusal;
 
-use super::{FromRequestParts, InputMeta};
-use crate::{error::ApiError, request::RequestContext};
+use super::FromRequestParts;
+use crate::{describe::InputMeta, error::ApiError, request::RequestContext};
 
 /// The id of the last server-sent event a reconnecting client saw (its
 /// `Last-Event-ID` header), so an [`Sse`](crate::sse::Sse) handler can

@@ -3,8 +3,13 @@
 use crate::error::refusal;
 use bytes::Bytes;
 
-use super::{ContentKind, FromRequest, InputMeta, body::check_content_type};
-use crate::{error::ApiError, request::RequestContext, schema::ToSchema};
+use super::{FromRequest, body::check_content_type};
+use crate::{
+    describe::{ContentKind, InputMeta},
+    error::ApiError,
+    request::RequestContext,
+    schema::ToSchema,
+};
 
 /// A `text/plain` body, as UTF-8 text (nestia's `@PlainBody`).
 ///

@@ -3,8 +3,9 @@
 use crate::error::refusal::{self, Refusal};
 use std::ops::{Deref, DerefMut};
 
-use super::{FromRequestParts, InputKind, InputMeta};
+use super::FromRequestParts;
 use crate::{
+    describe::{InputKind, InputMeta},
     dto::{Dto, decode_text_map},
     error::ApiError,
     request::RequestContext,

@@ -1,7 +1,7 @@
 //! The app's shutdown signal as a handler argument.
 
-use super::{FromRequestParts, InputMeta};
-use crate::{error::ApiError, request::RequestContext, shutdown::Shutdown};
+use super::FromRequestParts;
+use crate::{describe::InputMeta, error::ApiError, request::RequestContext, shutdown::Shutdown};
 
 /// The app's [`Shutdown`] signal, for a handler whose answer lives long:
 /// an [`Sse`](crate::sse::Sse) stream ends with

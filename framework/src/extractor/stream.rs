@@ -13,8 +13,9 @@ use http_body::Body as _;
 use http_body_util::BodyExt as _;
 use tokio::time::Sleep;
 
-use super::{ContentKind, FromRequest, InputMeta};
+use super::FromRequest;
 use crate::{
+    describe::{ContentKind, InputMeta},
     error::ApiError,
     request::{RequestBody, RequestContext, too_large, too_slow},
 };

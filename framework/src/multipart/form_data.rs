@@ -11,9 +11,10 @@ use super::{
     receive::{Limits, Received, receive},
 };
 use crate::{
+    describe::{ContentKind, InputMeta},
     dto::{Dto, invalid},
     error::{ApiError, ValidationIssue},
-    extractor::{ContentKind, FromRequest, InputMeta, check_content_type, parse_urlencoded},
+    extractor::{FromRequest, check_content_type, parse_urlencoded},
     request::RequestContext,
     schema::{Schema, schema_of},
 };

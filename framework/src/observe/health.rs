@@ -9,8 +9,9 @@ use serde::Serialize;
 
 use crate::{
     body::{Body, Response},
+    describe::RouteMeta,
     error::{DEFAULT_RETRY_AFTER, PROBLEM_JSON},
-    route::{BoxFuture, RouteMeta},
+    route::BoxFuture,
     shutdown::Shutdown,
 };
 

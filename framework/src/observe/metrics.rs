@@ -20,8 +20,8 @@ use prometheus_client::{
 
 use crate::{
     body::{Body, Response},
+    describe::{HttpMethod, RouteMeta},
     error::ApiError,
-    route::{HttpMethod, RouteMeta},
 };
 
 /// Where metrics are served.

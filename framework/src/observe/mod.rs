@@ -14,7 +14,7 @@ pub(crate) use health::{HealthEndpoints, LIVENESS_ROUTE, READINESS_ROUTE};
 pub(crate) use metrics::{HttpMetrics, METRICS_ROUTE, Observed};
 pub use metrics::{METRICS_PATH, Metrics};
 
-use crate::route::{HttpMethod, RouteMeta};
+use crate::describe::{HttpMethod, RouteMeta};
 
 /// The metadata of an operational `GET` route (`sdk: false`; never in a
 /// document).

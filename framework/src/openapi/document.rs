@@ -23,49 +23,17 @@ use utoipa::openapi::{
 
 use super::schema::Converter;
 use crate::{
-    error::PROBLEM_JSON,
-    extractor::ContentKind,
-    manifest::{
-        ApiManifest, PROBLEM_TYPE, ResponseManifest, RouteManifest, SecurityKindManifest,
-        SecuritySchemeManifest, WebSocketManifest,
+    describe::{
+        ContentKind, HttpMethod, RouteMeta,
+        manifest::{
+            ApiManifest, ManifestError, PROBLEM_TYPE, ResponseManifest, RouteManifest,
+            SecurityKindManifest, SecuritySchemeManifest, WebSocketManifest,
+        },
     },
-    route::{Controller, HttpMethod, RouteMeta},
+    error::PROBLEM_JSON,
+    route::Controller,
     schema::{DefId, Schema, TypeKind},
 };
-
-/// Why a document could not be built.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum OpenApiError {
-    /// Two different types would get the same component name.
-    #[error(
-        "two types are named `{name}` in the OpenAPI document: `{first}` and `{second}`; rename one with #[serde(rename = \"...\")]"
-    )]
-    AmbiguousName {
-        /// The component name.
-        name: String,
-        /// One Rust type.
-        first: &'static str,
-        /// The other.
-        second: &'static str,
-    },
-    /// Two guards declare different security schemes with one name.
-    #[error(
-        "two different security schemes are named `{name}`; give each `SecurityMeta` its own name"
-    )]
-    AmbiguousScheme {
-        /// The scheme's name.
-        name: String,
-    },
-    /// A route reads or answers a `File` where none can travel.
-    #[error("route {route}: {reason}")]
-    MisplacedFile {
-        /// The route: `POST /avatars (Avatars::upload)`.
-        route: String,
-        /// Where the file is and what to write instead.
-        reason: String,
-    },
-}
 
 /// An app's OpenAPI 3.1 document, built from its routes' metadata.
 ///
@@ -159,7 +127,7 @@ impl OpenApiDocument {
     }
 
     /// The document as pretty JSON, deterministic for the same routes.
-    pub fn to_json(&self) -> Result<String, OpenApiError> {
+    pub fn to_json(&self) -> Result<String, ManifestError> {
         let document = self.build()?;
         // The model holds only strings, numbers, maps and arrays.
         Ok(document.to_pretty_json().unwrap_or_default())
@@ -169,7 +137,7 @@ impl OpenApiDocument {
     ///
     /// # Errors
     /// Two different types whose names make the same identifier.
-    pub fn manifest(&self) -> Result<ApiManifest, OpenApiError> {
+    pub fn manifest(&self) -> Result<ApiManifest, ManifestError> {
         ApiManifest::build(
             &self.title,
             &self.version,
@@ -179,7 +147,7 @@ impl OpenApiDocument {
     }
 
     /// The document, in utoipa's model.
-    pub fn build(&self) -> Result<OpenApi, OpenApiError> {
+    pub fn build(&self) -> Result<OpenApi, ManifestError> {
         Ok(self.from_manifest(&self.manifest()?))
     }
 

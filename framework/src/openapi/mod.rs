@@ -4,7 +4,10 @@
 mod document;
 mod schema;
 
-pub use document::{OpenApiDocument, OpenApiError, WEBSOCKET_EXTENSION};
+/// Why a document could not be built: the manifest it is made from could
+/// not be ([`ManifestError`](crate::manifest::ManifestError)).
+pub use crate::describe::manifest::ManifestError as OpenApiError;
+pub use document::{OpenApiDocument, WEBSOCKET_EXTENSION};
 pub use schema::MAX_SIZE_EXTENSION;
 
 /// utoipa's OpenAPI model, which the document is built with.

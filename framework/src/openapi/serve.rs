@@ -8,8 +8,8 @@ use http::{HeaderValue, StatusCode, header};
 
 use crate::{
     body::{Body, Response},
+    describe::{HttpMethod, RouteMeta},
     error::ApiError,
-    route::{HttpMethod, RouteMeta},
 };
 
 /// Where the document is served.

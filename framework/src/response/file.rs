@@ -3,11 +3,13 @@
 use bytes::Bytes;
 use http::{HeaderValue, StatusCode, header};
 
-use super::{
-    ContentManifest, HeaderManifest, IntoResponse, ResponseManifest, text::with_media_type,
-};
+use super::{IntoResponse, text::with_media_type};
 use crate::{
-    body::Body, body::Response, error::ApiError, extractor::ContentKind, schema::Registry,
+    body::Body,
+    body::Response,
+    describe::{ContentKind, ContentManifest, HeaderManifest, ResponseManifest},
+    error::ApiError,
+    schema::Registry,
 };
 
 /// The media type of bytes that say nothing of themselves.

@@ -2,11 +2,11 @@
 
 use http::{HeaderValue, StatusCode};
 
-use super::{ContentManifest, IntoResponse, ResponseManifest, text::with_media_type};
+use super::{IntoResponse, text::with_media_type};
 use crate::{
     body::{Body, Response},
+    describe::{ContentKind, ContentManifest, ResponseManifest},
     error::ApiError,
-    extractor::ContentKind,
     schema::{Registry, ToSchema},
 };
 

@@ -4,12 +4,12 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use http::{HeaderValue, StatusCode, header};
 
-use super::{ContentManifest, IntoResponse, ResponseManifest};
+use super::IntoResponse;
 use crate::{
     body::{Body, Response},
+    describe::{ContentKind, ContentManifest, ResponseManifest},
     dto::WriteJson,
     error::ApiError,
-    extractor::ContentKind,
     schema::{Registry, ToSchema},
 };
 

@@ -7,7 +7,6 @@
 //! list exactly what the server sends.
 
 mod cookie;
-mod describe;
 mod file;
 #[cfg(feature = "askama")]
 mod html;
@@ -19,7 +18,6 @@ mod streamed_file;
 mod text;
 
 pub use cookie::{SameSite, SetCookie};
-pub use describe::{ContentManifest, HeaderManifest, ResponseManifest};
 pub use file::Download;
 #[cfg(feature = "askama")]
 pub use html::Html;
@@ -33,7 +31,7 @@ pub use json::{describe_json, json_response};
 
 use http::StatusCode;
 
-use crate::{body::Response, error::ApiError, schema::Registry};
+use crate::{body::Response, describe::ResponseManifest, error::ApiError, schema::Registry};
 
 /// A handler's answer.
 ///

@@ -3,8 +3,13 @@
 
 use http::{HeaderValue, StatusCode, header};
 
-use super::{HeaderManifest, IntoResponse, ResponseManifest};
-use crate::{body::Response, error::ApiError, schema::Registry};
+use super::IntoResponse;
+use crate::{
+    body::Response,
+    describe::{HeaderManifest, ResponseManifest},
+    error::ApiError,
+    schema::Registry,
+};
 
 /// A redirect to `Location`, with its status in its type: `303 See Other`
 /// (the default: after a form is posted, go and GET this), `307 Temporary

@@ -2,8 +2,8 @@
 
 use http::{HeaderName, HeaderValue, StatusCode, header};
 
-use super::{IntoResponse, ResponseManifest, SetCookie};
-use crate::{body::Response, error::ApiError, schema::Registry};
+use super::{IntoResponse, SetCookie};
+use crate::{body::Response, describe::ResponseManifest, error::ApiError, schema::Registry};
 
 /// Any answer with headers and cookies added at run time.
 ///

@@ -15,10 +15,10 @@ use http_body::Frame;
 use serde::Serialize;
 use tokio::time::Sleep;
 
-use super::{ContentManifest, IntoResponse, ResponseManifest};
+use super::IntoResponse;
 use crate::{
     body::{Body, Response},
-    extractor::ContentKind,
+    describe::{ContentKind, ContentManifest, ResponseManifest},
     schema::{Registry, ToSchema},
     shutdown::Shutdown,
 };

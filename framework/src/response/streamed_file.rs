@@ -17,13 +17,12 @@ use httpdate::HttpDate;
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 use tokio_util::io::ReaderStream;
 
-use super::{
-    ContentManifest, HeaderManifest, IntoResponse, ResponseManifest, file::content_disposition,
-};
+use super::{IntoResponse, file::content_disposition};
 use crate::{
     body::{Body, Response},
+    describe::{ContentKind, ContentManifest, HeaderManifest, ResponseManifest},
     error::ApiError,
-    extractor::{ContentKind, FileRequest, Selection, Validators},
+    extractor::{FileRequest, Selection, Validators},
     schema::Registry,
 };
 

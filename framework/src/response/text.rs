@@ -4,10 +4,10 @@ use std::borrow::Cow;
 
 use http::{HeaderValue, StatusCode, header};
 
-use super::{ContentManifest, IntoResponse, ResponseManifest};
+use super::IntoResponse;
 use crate::{
     body::{Body, Response},
-    extractor::ContentKind,
+    describe::{ContentKind, ContentManifest, ResponseManifest},
     schema::{Registry, ToSchema},
 };
 

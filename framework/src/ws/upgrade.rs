@@ -17,11 +17,12 @@ use tokio_tungstenite::{
 use super::{Limits, WebSocket, driver::Driver, open::OpenSockets};
 use crate::{
     body::Response,
+    describe::{InputMeta, ResponseManifest},
     dto::Dto,
     error::ApiError,
-    extractor::{FromRequestParts, InputMeta},
+    extractor::FromRequestParts,
     request::RequestContext,
-    response::{IntoResponse, ResponseManifest},
+    response::IntoResponse,
     schema::{Registry, ToSchema},
     shutdown::Shutdown,
 };

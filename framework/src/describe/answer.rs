@@ -1,8 +1,10 @@
-//! How an answer describes itself to the manifest.
+//! What an answer is ([`ResponseManifest`]): its status, body and headers.
+//! Each answer type says it in `IntoResponse::describe`.
 
 use serde::{Deserialize, Serialize};
 
-use crate::{extractor::ContentKind, schema::Schema};
+use super::ContentKind;
+use crate::schema::Schema;
 
 /// One answer a route can give: its status, body and headers.
 ///

@@ -2,20 +2,27 @@
 //! set of named types. The OpenAPI document is converted from it, and an app
 //! exports it as JSON (`app manifest`) for `sdk-gen`, so the SDKs are made
 //! from exactly what the router and the validators use.
+//!
+//! Built from routes' descriptions ([`RouteMeta`]) alone; routes that
+//! cannot make one manifest are refused with a [`ManifestError`]. Where a
+//! `File` may stand is checked with the multipart reader's own reading of
+//! a form's schema (`multipart/layout.rs`, which names only `schema`), so
+//! the check and the reader cannot disagree.
+
+mod error;
 
 use std::collections::BTreeMap;
 
 use http::StatusCode;
 use serde::{Deserialize, Serialize};
 
-pub use crate::response::{ContentManifest, HeaderManifest, ResponseManifest};
+pub use error::ManifestError;
+
+use super::{ContentKind, HttpMethod, InputKind, RouteMeta, SecurityKind, SecurityMeta};
+pub use super::{ContentManifest, HeaderManifest, ResponseManifest};
 use crate::{
-    extractor::{ContentKind, InputKind},
     multipart::layout::misplaced_file,
-    openapi::OpenApiError,
-    route::{HttpMethod, RouteMeta},
     schema::{DefId, Registry, Schema, TypeDef, apply_tags},
-    security::{SecurityKind, SecurityMeta},
 };
 
 /// The version of the manifest's JSON form; `sdk-gen` refuses others.
@@ -231,7 +238,7 @@ impl ApiManifest {
         version: &str,
         description: Option<&str>,
         routes: impl IntoIterator<Item = &'a RouteMeta>,
-    ) -> Result<ApiManifest, OpenApiError> {
+    ) -> Result<ApiManifest, ManifestError> {
         let mut registry = Registry::default();
         let mut security_schemes: Vec<SecuritySchemeManifest> = Vec::new();
         let mut routes_out = Vec::new();
@@ -455,7 +462,7 @@ fn errors(
 
 /// Refuses a route whose inputs or answers hold a `File` where none can
 /// travel: files are fields of a `multipart/form-data` body only.
-fn check_files(route: &RouteManifest, registry: &Registry) -> Result<(), OpenApiError> {
+fn check_files(route: &RouteManifest, registry: &Registry) -> Result<(), ManifestError> {
     let inputs = route
         .path_params
         .iter()
@@ -474,7 +481,7 @@ fn check_files(route: &RouteManifest, registry: &Registry) -> Result<(), OpenApi
         .map(|schema| (schema, false));
     for (schema, multipart) in inputs.chain(answers) {
         if let Some(reason) = misplaced_file(schema, registry, multipart) {
-            return Err(OpenApiError::MisplacedFile {
+            return Err(ManifestError::MisplacedFile {
                 route: format!(
                     "{} {} ({}::{})",
                     route.method, route.path, route.controller, route.handler
@@ -490,10 +497,10 @@ fn check_files(route: &RouteManifest, registry: &Registry) -> Result<(), OpenApi
 fn add_scheme(
     schemes: &mut Vec<SecuritySchemeManifest>,
     scheme: &SecurityMeta,
-) -> Result<(), OpenApiError> {
+) -> Result<(), ManifestError> {
     let described = SecuritySchemeManifest::from(scheme);
     match schemes.iter().find(|known| known.name == described.name) {
-        Some(known) if *known != described => Err(OpenApiError::AmbiguousScheme {
+        Some(known) if *known != described => Err(ManifestError::AmbiguousScheme {
             name: described.name,
         }),
         Some(_) => Ok(()),
@@ -505,14 +512,14 @@ fn add_scheme(
 }
 
 /// An identifier for every definition, refusing two types with one.
-fn named_types(registry: &Registry) -> Result<Vec<NamedType>, OpenApiError> {
+fn named_types(registry: &Registry) -> Result<Vec<NamedType>, ManifestError> {
     let mut taken: BTreeMap<String, &'static str> =
         BTreeMap::from([(PROBLEM_TYPE.to_owned(), "framework::Problem")]);
     let mut types = Vec::new();
     for (_, def) in registry.defs() {
         let name = identifier(&def.name);
         if let Some(first) = taken.get(&name) {
-            return Err(OpenApiError::AmbiguousName {
+            return Err(ManifestError::AmbiguousName {
                 name,
                 first,
                 second: def.rust_name,

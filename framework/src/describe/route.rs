@@ -1,0 +1,210 @@
+//! What a typed route is ([`RouteMeta`]): its method, path, parameters,
+//! inputs, answers and documented errors, produced by `#[controller]` at
+//! compile time. The single description of a route that the router, the
+//! extractors, the OpenAPI document and the SDK generator all read.
+
+use std::fmt;
+
+use super::{InputMeta, ResponseManifest, SchemaFn};
+
+/// The HTTP method of a typed route.
+///
+/// ```
+/// use framework::HttpMethod;
+/// assert_eq!(HttpMethod::Put.as_str(), "PUT");
+/// assert_eq!(HttpMethod::from_http(&http::Method::PATCH), Some(HttpMethod::Patch));
+/// ```
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum HttpMethod {
+    /// `GET`
+    Get,
+    /// `POST`
+    Post,
+    /// `PUT`
+    Put,
+    /// `PATCH`
+    Patch,
+    /// `DELETE`
+    Delete,
+}
+
+impl HttpMethod {
+    /// Every method a typed route can have, in a stable order.
+    pub const ALL: [HttpMethod; 5] = [
+        HttpMethod::Get,
+        HttpMethod::Post,
+        HttpMethod::Put,
+        HttpMethod::Patch,
+        HttpMethod::Delete,
+    ];
+
+    /// The upper-case name, as on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            HttpMethod::Get => "GET",
+            HttpMethod::Post => "POST",
+            HttpMethod::Put => "PUT",
+            HttpMethod::Patch => "PATCH",
+            HttpMethod::Delete => "DELETE",
+        }
+    }
+
+    /// The method of an incoming request, if a typed route can have it.
+    /// `HEAD` is answered by the `GET` route of the same path.
+    pub fn from_http(method: &http::Method) -> Option<Self> {
+        Some(match *method {
+            http::Method::GET | http::Method::HEAD => HttpMethod::Get,
+            http::Method::POST => HttpMethod::Post,
+            http::Method::PUT => HttpMethod::Put,
+            http::Method::PATCH => HttpMethod::Patch,
+            http::Method::DELETE => HttpMethod::Delete,
+            _ => return None,
+        })
+    }
+
+    pub(crate) const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for HttpMethod {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A path parameter of a route, in the order it appears in the path.
+#[derive(Clone, Copy, Debug)]
+pub struct PathParamMeta {
+    /// The name written after `:` in the path.
+    pub name: &'static str,
+    /// Its constraints: `#[param] #[tags(min_length = 3)] section: String`.
+    pub tags: &'static [crate::schema::Tag],
+    /// Its type's schema.
+    pub schema: SchemaFn,
+    /// Whether it is a catch-all (`*path`): the rest of the path, slashes
+    /// included.
+    pub catch_all: bool,
+}
+
+/// An error a route documents: `errors(403 = "wrong password", 404)` in its
+/// route attribute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ErrorMeta {
+    /// The HTTP status.
+    pub status: u16,
+    /// When it happens; empty for the status's reason phrase.
+    pub description: &'static str,
+}
+
+impl ErrorMeta {
+    /// An error with `status`, happening when `description` says.
+    pub const fn new(status: u16, description: &'static str) -> Self {
+        ErrorMeta {
+            status,
+            description,
+        }
+    }
+}
+
+/// Everything known about one typed route, produced by `#[controller]` at
+/// compile time and never written by hand.
+///
+/// ```
+/// use framework::prelude::*;
+///
+/// struct Greeter;
+///
+/// #[controller("greetings")]
+/// impl Greeter {
+///     /// Say hello.
+///     ///
+///     /// Answers with the name it was given.
+///     #[typed_route::get(":name")]
+///     async fn hello(&self, #[param] name: String) -> String {
+///         format!("hello {name}")
+///     }
+/// }
+///
+/// let routes = <Greeter as Controller>::routes();
+/// let meta = routes[0].meta();
+/// assert_eq!(meta.path, "/greetings/:name");
+/// assert_eq!(meta.router_path, "/greetings/{name}");
+/// assert_eq!(meta.method, HttpMethod::Get);
+/// assert_eq!(meta.summary, "Say hello.");
+/// assert_eq!(meta.description, "Answers with the name it was given.");
+/// ```
+#[derive(Debug)]
+pub struct RouteMeta {
+    /// The controller's type name, e.g. `BbsArticlesController`.
+    pub controller: &'static str,
+    /// The handler's name; the SDKs name their functions after it.
+    pub handler: &'static str,
+    /// The HTTP method.
+    pub method: HttpMethod,
+    /// The path as written, nestia style: `/bbs/articles/:section/:id`.
+    pub path: &'static str,
+    /// The same path in the router's syntax: `/bbs/articles/{section}/{id}`.
+    pub router_path: &'static str,
+    /// The path parameters, in path order.
+    pub path_params: &'static [PathParamMeta],
+    /// What the handler's other arguments read from the request.
+    pub inputs: &'static [InputMeta],
+    /// The success status: the route's `status = ..`, else its answer's own
+    /// (`204` for `()`), else `201` for `post` and `200` otherwise.
+    pub status: u16,
+    /// Describes every answer of the handler's return type
+    /// (`<R as IntoResponse>::describe`), given [`RouteMeta::status`].
+    pub responses: ResponsesFn,
+    /// The errors the handler documents (the framework's own, such as 400
+    /// for refused inputs, are added by the OpenAPI document).
+    pub errors: &'static [ErrorMeta],
+    /// First paragraph of the handler's doc comment.
+    pub summary: &'static str,
+    /// The rest of the handler's doc comment.
+    pub description: &'static str,
+    /// Whether the SDKs include this route (`sdk = false` leaves out, e.g.,
+    /// HTML pages).
+    pub sdk: bool,
+}
+
+/// Describes a route's answers: `<R as IntoResponse>::describe`.
+pub type ResponsesFn = fn(u16, &mut crate::schema::Registry) -> Vec<ResponseManifest>;
+
+impl RouteMeta {
+    /// Whether any input of this route reads the request body.
+    pub fn reads_body(&self) -> bool {
+        self.inputs.iter().any(|input| input.reads_body)
+    }
+
+    /// `Controller::handler`, the name used in logs and conflict reports.
+    pub fn qualified_name(&self) -> String {
+        format!("{}::{}", self.controller, self.handler)
+    }
+}
+
+/// Refuses, at compile time, a route that takes more than one WebSocket
+/// handshake or takes one on another method than `GET`. Called by the
+/// code `#[controller]` generates.
+#[doc(hidden)]
+pub const fn check_websocket_route(inputs: &[InputMeta], method: HttpMethod) {
+    let mut handshakes = 0;
+    let mut index = 0;
+    while index < inputs.len() {
+        if inputs[index].messages.is_some() {
+            handshakes += 1;
+        }
+        index += 1;
+    }
+    if handshakes > 1 {
+        panic!("a WebSocket route takes one `WebSocketUpgrade`; remove the others");
+    }
+    if handshakes == 1 && !matches!(method, HttpMethod::Get) {
+        panic!(
+            "a WebSocket handshake is a GET request: declare this route with `#[typed_route::get(..)]`"
+        );
+    }
+}
