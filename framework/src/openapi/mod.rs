@@ -5,7 +5,7 @@ mod document;
 mod schema;
 
 pub use document::{OpenApiDocument, OpenApiError, WEBSOCKET_EXTENSION};
-pub use schema::MAX_SIZE_EXTENSION;
+pub use schema::{ENUM_VARNAMES_EXTENSION, MAX_SIZE_EXTENSION};
 
 /// utoipa's OpenAPI model, which the document is built with.
 pub use utoipa::openapi;
