@@ -19,6 +19,7 @@ use utoipa::openapi::{
     security::{
         ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme,
     },
+    server::Server,
 };
 
 use super::schema::Converter;
@@ -167,7 +168,9 @@ impl OpenApiDocument {
 
         let mut components = ComponentsBuilder::new().schema(PROBLEM_TYPE, problem_schema());
         for (id, def) in registry.defs() {
-            components = components.schema(names[&id].clone(), converter.definition(def));
+            for (name, schema) in converter.definition(&names[&id], def) {
+                components = components.schema(name, schema);
+            }
         }
         for (name, scheme) in &self.security_schemes {
             components = components.security_scheme(name.clone(), scheme.clone());
@@ -175,9 +178,12 @@ impl OpenApiDocument {
         for scheme in &manifest.security_schemes {
             components = components.security_scheme(scheme.name.clone(), security_scheme(scheme));
         }
+        // Operations with no guard say so (`security: []`) when some
+        // operation has one, so generators do not guess.
+        let guarded = !self.security_schemes.is_empty() || !manifest.security_schemes.is_empty();
         let mut paths = Paths::new();
         for route in &manifest.routes {
-            let operation = self.operation(route, &converter);
+            let operation = self.operation(route, &converter, guarded);
             paths.add_path_operation(route.router_path(), vec![method(route.method)], operation);
         }
         let mut info = InfoBuilder::new()
@@ -186,8 +192,11 @@ impl OpenApiDocument {
         if let Some(description) = &manifest.description {
             info = info.description(Some(description.clone()));
         }
+        // Relative to where the document is served from: clients generated
+        // from `/openapi.json` call the same origin.
         OpenApiBuilder::new()
             .info(info)
+            .servers(Some([Server::new("/")]))
             .paths(paths)
             .components(Some(components.build()))
             .build()
@@ -196,6 +205,7 @@ impl OpenApiDocument {
         &self,
         route: &RouteManifest,
         converter: &Converter<'_>,
+        guarded: bool,
     ) -> utoipa::openapi::path::Operation {
         let text = |text: &str| (!text.is_empty()).then(|| text.to_owned());
         let mut operation = OperationBuilder::new()
@@ -226,8 +236,11 @@ impl OpenApiDocument {
                         unwrap_nullable(&field.schema),
                         Schema::Ref(_) | Schema::Array(_) | Schema::Map(_)
                     );
-                    let style = (structured && location == ParameterIn::Query)
-                        .then_some(ParameterStyle::DeepObject);
+                    let style = if location == ParameterIn::Query {
+                        query_style(&field.schema, converter)
+                    } else {
+                        None
+                    };
                     operation = operation.parameter(
                         ParameterBuilder::new()
                             .name(field.name.clone())
@@ -293,6 +306,9 @@ impl OpenApiDocument {
                 scheme.clone(),
                 Vec::<String>::new(),
             ));
+        }
+        if guarded && self.security.is_empty() && route.security.is_empty() {
+            operation = operation.securities(Some(Vec::<SecurityRequirement>::new()));
         }
         if let Some(websocket) = &route.websocket {
             operation = operation.extensions(Some(websocket_extension(websocket, converter)));
@@ -457,6 +473,23 @@ fn accepted_types<'a>(
             (!file.accept.is_empty()).then(|| (field.name.clone(), file.accept.as_slice()))
         })
         .collect()
+}
+
+/// How a query parameter is written. An object (or map) is `deepObject`
+/// (`search[writer]=kim`); an array is OpenAPI's default, `form` exploded
+/// (`sort=-title&sort=%2Bwriter`), as OpenAPI defines `deepObject` for
+/// objects only and the query extractor reads repeated keys as a list (as
+/// it reads `sort[0]=-title`); a scalar or a string enum needs no style.
+fn query_style(schema: &Schema, converter: &Converter<'_>) -> Option<ParameterStyle> {
+    match unwrap_nullable(schema) {
+        Schema::Array(_) => Some(ParameterStyle::Form),
+        Schema::Map(_) => Some(ParameterStyle::DeepObject),
+        Schema::Ref(id) => match converter.registry.get(*id).kind {
+            TypeKind::StringEnum(_) => None,
+            _ => Some(ParameterStyle::DeepObject),
+        },
+        _ => None,
+    }
 }
 
 fn unwrap_nullable(schema: &Schema) -> &Schema {

@@ -8,7 +8,7 @@ mod schema;
 /// not be ([`ManifestError`](crate::manifest::ManifestError)).
 pub use crate::describe::manifest::ManifestError as OpenApiError;
 pub use document::{OpenApiDocument, WEBSOCKET_EXTENSION};
-pub use schema::MAX_SIZE_EXTENSION;
+pub use schema::{ENUM_VARNAMES_EXTENSION, MAX_SIZE_EXTENSION};
 
 /// utoipa's OpenAPI model, which the document is built with.
 pub use utoipa::openapi;

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use utoipa::openapi::{
     Ref, RefOr,
-    extensions::ExtensionsBuilder,
+    extensions::{Extensions, ExtensionsBuilder},
     schema::{
         AdditionalProperties, AllOfBuilder, ArrayBuilder, Discriminator, KnownFormat,
         ObjectBuilder, OneOfBuilder, Schema as OaSchema, SchemaFormat, SchemaType, Type,
@@ -19,7 +19,7 @@ pub const MAX_SIZE_EXTENSION: &str = "x-max-size";
 
 use crate::schema::{
     Bounds, DefId, FieldDef, IntegerFormat, ObjectDef, Registry, Schema, TypeDef, TypeKind,
-    UnionRepr, VariantKind,
+    UnionDef, UnionRepr, VariantKind,
 };
 
 /// Converts schemas, naming components through `names`.
@@ -143,17 +143,24 @@ impl Converter<'_> {
         }
     }
 
-    /// The component schema of a named type.
-    pub(crate) fn definition(&self, def: &TypeDef) -> RefOr<OaSchema> {
+    /// The component schemas of a named type: its own, named `name`, then
+    /// those of its members when it is a tagged union ([`Self::tagged_union`]).
+    pub(crate) fn definition(&self, name: &str, def: &TypeDef) -> Vec<(String, RefOr<OaSchema>)> {
         let description = (!def.description.is_empty()).then(|| def.description.clone());
-        match &def.kind {
+        let own: RefOr<OaSchema> = match &def.kind {
             TypeKind::Object(object) => self.object(object, None).description(description).into(),
             TypeKind::StringEnum(values) => ObjectBuilder::new()
                 .schema_type(Type::String)
                 .enum_values(Some(values.iter().map(|value| value.value.clone())))
+                .extensions(enum_varnames(
+                    values.iter().map(|value| value.value.as_str()),
+                ))
                 .description(description)
                 .into(),
             TypeKind::Union(union) => {
+                if let Some(components) = self.tagged_union(name, union, description.clone()) {
+                    return components;
+                }
                 let mut one_of = OneOfBuilder::new().description(description);
                 for variant in &union.variants {
                     one_of = one_of.item(self.variant(
@@ -168,7 +175,55 @@ impl Converter<'_> {
                 }
                 one_of.into()
             }
+        };
+        vec![(name.to_owned(), own)]
+    }
+
+    /// A union tagged by a property (serde's internal or adjacent tagging),
+    /// as generators resolve one: each member a named component
+    /// (`ArticleEvent` + `created` = `ArticleEventCreated`) that `oneOf`
+    /// refers to, and a discriminator `mapping` from each tag value to its
+    /// member. `None` when a member's name is taken by another type (the
+    /// union is then described inline).
+    fn tagged_union(
+        &self,
+        name: &str,
+        union: &UnionDef,
+        description: Option<String>,
+    ) -> Option<Vec<(String, RefOr<OaSchema>)>> {
+        let (UnionRepr::Internal { tag } | UnionRepr::Adjacent { tag, .. }) = &union.repr else {
+            return None;
+        };
+        let mut members: Vec<(String, RefOr<OaSchema>)> = Vec::new();
+        let mut mapping = Vec::new();
+        for variant in &union.variants {
+            let member = format!("{name}{}", pascal_case(&variant.name));
+            let taken = self.names.values().any(|known| *known == member)
+                || members.iter().any(|(known, _)| *known == member);
+            if taken || variant.name.is_empty() {
+                return None;
+            }
+            let schema = self.variant(
+                &union.repr,
+                &variant.name,
+                &variant.kind,
+                &variant.description,
+            );
+            mapping.push((
+                variant.name.clone(),
+                format!("#/components/schemas/{member}"),
+            ));
+            members.push((member, schema));
         }
+        let mut one_of = OneOfBuilder::new()
+            .description(description)
+            .discriminator(Some(Discriminator::with_mapping(tag.clone(), mapping)));
+        for (member, _) in &members {
+            one_of = one_of.item(Ref::from_schema_name(member.clone()));
+        }
+        let mut components: Vec<(String, RefOr<OaSchema>)> = vec![(name.to_owned(), one_of.into())];
+        components.extend(members);
+        Some(components)
     }
 
     fn object(&self, object: &ObjectDef, tag: Option<(&str, &str)>) -> ObjectBuilder {
@@ -300,5 +355,80 @@ fn scalar_type(schema: &Schema) -> Type {
         Schema::String(_) => Type::String,
         Schema::Null => Type::Null,
         _ => Type::Object,
+    }
+}
+
+/// `pascal_case("created_at")` = `CreatedAt`: words split at anything but
+/// letters and digits.
+fn pascal_case(text: &str) -> String {
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(|word| {
+            let mut chars = word.chars();
+            chars.next().map_or_else(String::new, |first| {
+                first.to_ascii_uppercase().to_string() + chars.as_str()
+            })
+        })
+        .collect()
+}
+
+/// The extension that names a string enum's values in generated code
+/// (openapi-generator's, read by orval, openapi-typescript's `--enum` and
+/// others), for values that are no identifiers (`+writer`).
+pub const ENUM_VARNAMES_EXTENSION: &str = "x-enum-varnames";
+
+/// `x-enum-varnames` for values that are not all identifiers: `+writer`
+/// is `PlusWriter`, `-writer` `MinusWriter` (a leading sign is a word);
+/// none when the names would not be distinct identifiers.
+fn enum_varnames<'a>(values: impl Iterator<Item = &'a str> + Clone) -> Option<Extensions> {
+    let identifier = |value: &str| {
+        value
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && value.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    if values.clone().all(identifier) {
+        return None;
+    }
+    let names: Vec<String> = values
+        .map(|value| {
+            let (sign, rest) = match value.chars().next() {
+                Some('+') => ("Plus", &value[1..]),
+                Some('-') => ("Minus", &value[1..]),
+                _ => ("", value),
+            };
+            format!("{sign}{}", pascal_case(rest))
+        })
+        .collect();
+    let distinct = names
+        .iter()
+        .collect::<std::collections::BTreeSet<_>>()
+        .len()
+        == names.len();
+    let valid = names.iter().all(|name| identifier(name.as_str()));
+    (distinct && valid).then(|| {
+        ExtensionsBuilder::new()
+            .add(ENUM_VARNAMES_EXTENSION, names)
+            .build()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn enum_values_that_are_no_identifiers_get_names() {
+        let names = enum_varnames(["+writer", "-created_at"].into_iter()).unwrap();
+        assert_eq!(
+            serde_json::to_value(&names).unwrap()[ENUM_VARNAMES_EXTENSION],
+            serde_json::json!(["PlusWriter", "MinusCreatedAt"])
+        );
+        assert!(enum_varnames(["md", "html"].into_iter()).is_none());
+        assert!(
+            enum_varnames(["a-b", "a_b"].into_iter()).is_none(),
+            "not distinct"
+        );
     }
 }

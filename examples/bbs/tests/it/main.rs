@@ -7,6 +7,7 @@ mod browser;
 mod deploy;
 mod feed;
 mod fuzz_corpus;
+mod generators;
 mod health;
 mod moderation;
 mod openapi;

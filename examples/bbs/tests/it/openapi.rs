@@ -203,6 +203,36 @@ async fn the_document_describes_every_route_with_its_schemas() {
         schemas["ArticleEvent"]["discriminator"]["propertyName"],
         "type"
     );
+    // A tagged union as generators resolve one: named members, a mapping.
+    assert_eq!(
+        schemas["ArticleEvent"]["discriminator"]["mapping"]["created"],
+        "#/components/schemas/ArticleEventCreated"
+    );
+    assert_eq!(
+        schemas["ArticleEvent"]["oneOf"][0]["$ref"],
+        "#/components/schemas/ArticleEventCreated"
+    );
+    assert_eq!(schemas["ArticleSort"]["x-enum-varnames"][0], "PlusWriter");
+    // An array in the query is `form` (`sort=-title&sort=%2Bwriter`),
+    // an object `deepObject`.
+    let listing = &document["paths"]["/sections/{section}"]["get"]["parameters"];
+    let style = |name: &str| {
+        listing
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|param| param["name"] == name)
+            .unwrap()["style"]
+            .clone()
+    };
+    assert_eq!(style("sort"), "form");
+    assert_eq!(style("search"), "deepObject");
+    assert_eq!(document["servers"][0]["url"], "/");
+    assert_eq!(
+        document["paths"]["/bbs/articles/{section}"]["post"]["security"],
+        serde_json::json!([]),
+        "no guard, said so"
+    );
     let erase = &document["paths"]["/bbs/articles/{section}/{id}"]["delete"];
     assert!(erase["responses"]["204"].is_object());
     assert_eq!(
