@@ -4,6 +4,35 @@
 //! `FromRequest::INPUT`).
 
 use super::{ContentKind, ErrorMeta, SecurityMeta};
+use crate::error::refusal::{self, Refusal};
+
+/// What reading a body of each kind may be refused with.
+const JSON_BODY: &[Refusal] = &[
+    refusal::INVALID_BODY,
+    refusal::BODY_READ_FAILED,
+    refusal::REQUEST_TIMEOUT,
+    refusal::PAYLOAD_TOO_LARGE,
+    refusal::UNSUPPORTED_MEDIA_TYPE,
+];
+const BYTES_BODY: &[Refusal] = &[
+    refusal::BODY_READ_FAILED,
+    refusal::REQUEST_TIMEOUT,
+    refusal::PAYLOAD_TOO_LARGE,
+];
+const MULTIPART_BODY: &[Refusal] = &[
+    refusal::INVALID_BODY,
+    refusal::BODY_READ_FAILED,
+    refusal::REQUEST_TIMEOUT,
+    refusal::PAYLOAD_TOO_LARGE,
+    refusal::FILE_TOO_LARGE,
+    refusal::TOO_MANY_PARTS,
+    refusal::UNSUPPORTED_MEDIA_TYPE,
+];
+const HANDSHAKE: &[Refusal] = &[
+    refusal::UPGRADE_REQUIRED,
+    refusal::UNSUPPORTED_WEBSOCKET_VERSION,
+    refusal::INVALID_WEBSOCKET_HANDSHAKE,
+];
 
 /// Which part of the request an input reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,7 +77,13 @@ pub struct InputMeta {
     pub content: Option<(ContentKind, &'static str)>,
     /// The credential it needs, if it is a guard.
     pub security: Option<&'static SecurityMeta>,
-    /// Errors it may answer besides the framework's own `400`.
+    /// The framework's refusals reading it may answer (see
+    /// [`refusal`](crate::refusal)): set by the constructor from what it
+    /// reads, replaced with [`InputMeta::with_refusals`]. The manifest
+    /// documents a route's errors from these.
+    pub refusals: &'static [Refusal],
+    /// Errors it answers of its own (a guard's `401`, `403` ...), with
+    /// what the documents say of each.
     pub errors: &'static [ErrorMeta],
     /// For a WebSocket handshake: the messages each side sends.
     pub messages: Option<MessagesMeta>,
@@ -75,16 +110,27 @@ impl InputMeta {
             schema: None,
             content: None,
             security: None,
+            refusals: &[],
             errors: &[],
             messages: None,
         }
     }
 
-    /// An input of `kind` whose value has the schema `schema`.
+    /// An input of `kind` whose value has the schema `schema`, refused as
+    /// `invalid_query`, `invalid_header`, `invalid_cookie` or
+    /// `invalid_body` when it is not one.
     pub const fn typed(kind: InputKind, schema: SchemaFn) -> Self {
+        let refusals: &'static [Refusal] = match kind {
+            InputKind::Query => &[refusal::INVALID_QUERY],
+            InputKind::Headers => &[refusal::INVALID_HEADER],
+            InputKind::Cookies => &[refusal::INVALID_COOKIE],
+            InputKind::Body => &[refusal::INVALID_BODY],
+            InputKind::Request | InputKind::WebSocket => &[],
+        };
         InputMeta {
             kind,
             schema: Some(schema),
+            refusals,
             ..Self::request()
         }
     }
@@ -96,12 +142,18 @@ impl InputMeta {
         media_type: &'static str,
         schema: Option<SchemaFn>,
     ) -> Self {
+        let refusals = match content {
+            ContentKind::Bytes => BYTES_BODY,
+            ContentKind::Multipart => MULTIPART_BODY,
+            _ => JSON_BODY,
+        };
         InputMeta {
             kind: InputKind::Body,
             reads_body: true,
             schema,
             content: Some((content, media_type)),
             security: None,
+            refusals,
             errors: &[],
             messages: None,
         }
@@ -122,6 +174,7 @@ impl InputMeta {
         InputMeta {
             kind: InputKind::WebSocket,
             messages: Some(MessagesMeta { client, server }),
+            refusals: HANDSHAKE,
             ..Self::request()
         }
     }
@@ -129,6 +182,21 @@ impl InputMeta {
     /// Adds the credential this input needs (see [`SecurityMeta`]).
     pub const fn with_security(mut self, security: &'static SecurityMeta) -> Self {
         self.security = Some(security);
+        self
+    }
+
+    /// The framework's refusals reading this input may answer, in place of
+    /// those its constructor set: for an extractor that reads a part of the
+    /// request its own way.
+    ///
+    /// ```
+    /// use framework::{InputMeta, refusal};
+    ///
+    /// const INPUT: InputMeta = InputMeta::request().with_refusals(&[refusal::UNAUTHORIZED]);
+    /// assert_eq!(INPUT.refusals, [refusal::UNAUTHORIZED]);
+    /// ```
+    pub const fn with_refusals(mut self, refusals: &'static [Refusal]) -> Self {
+        self.refusals = refusals;
         self
     }
 

@@ -6,6 +6,7 @@
 use std::fmt;
 
 use super::{InputMeta, ResponseManifest, SchemaFn};
+use crate::error::refusal::{self, Refusal};
 
 /// The HTTP method of a typed route.
 ///
@@ -183,6 +184,57 @@ impl RouteMeta {
     /// `Controller::handler`, the name used in logs and conflict reports.
     pub fn qualified_name(&self) -> String {
         format!("{}::{}", self.controller, self.handler)
+    }
+
+    /// Every refusal of the framework's that this route may answer, each
+    /// once, in declaration order: its path parameters' (`invalid_path_parameter`),
+    /// its inputs' ([`InputMeta::refusals`]), and `invalid_request` when
+    /// two or more of them validate (their issues are then reported
+    /// together). The manifest documents these (those that are
+    /// [`per_route`](Refusal::per_route)).
+    ///
+    /// ```
+    /// use framework::{prelude::*, refusal};
+    ///
+    /// struct Articles;
+    ///
+    /// #[controller("articles")]
+    /// impl Articles {
+    ///     #[typed_route::get(":id")]
+    ///     async fn at(&self, #[param] id: u64) -> u64 { id }
+    /// }
+    ///
+    /// let routes = <Articles as Controller>::routes();
+    /// assert_eq!(routes[0].meta().refusals(), [refusal::INVALID_PATH_PARAMETER]);
+    /// ```
+    pub fn refusals(&self) -> Vec<Refusal> {
+        let params: &[Refusal] = if self.path_params.is_empty() {
+            &[]
+        } else {
+            &[refusal::INVALID_PATH_PARAMETER]
+        };
+        let validating = self.path_params.len()
+            + self
+                .inputs
+                .iter()
+                .filter(|input| input.refusals.iter().any(Refusal::validates))
+                .count();
+        let combined: &[Refusal] = if validating > 1 {
+            &[refusal::INVALID_REQUEST]
+        } else {
+            &[]
+        };
+        let raised: Vec<Refusal> = params
+            .iter()
+            .chain(self.inputs.iter().flat_map(|input| input.refusals))
+            .chain(combined)
+            .copied()
+            .collect();
+        refusal::ALL
+            .iter()
+            .filter(|declared| raised.contains(declared))
+            .copied()
+            .collect()
     }
 }
 

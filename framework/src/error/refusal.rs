@@ -29,11 +29,25 @@ pub struct Refusal {
     pub code: &'static str,
     /// When it happens, as the manifest and OpenAPI document say.
     pub description: &'static str,
-    /// Whether the routes that can raise it document it. Refusals that any
-    /// request can get whatever its route (no route, a method the path
-    /// does not allow, a handler's panic) are documented once, not per
-    /// route.
-    pub per_route: bool,
+    /// What kind of refusal it is, which says how it is documented.
+    pub kind: RefusalKind,
+}
+
+/// What kind of refusal a [`Refusal`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RefusalKind {
+    /// An input is not of its type: the refusal lists every issue with
+    /// its path, and the issues of several inputs are answered together
+    /// (as `invalid_request`). Documented by the routes that read such an
+    /// input.
+    Validation,
+    /// Documented by the routes whose inputs (or answers) can raise it.
+    Route,
+    /// Any request can get it whatever its route (no route, a method the
+    /// path does not allow, a handler's panic), or it is never an HTTP
+    /// answer: not documented per route.
+    Any,
 }
 
 impl Refusal {
@@ -49,6 +63,16 @@ impl Refusal {
         ApiError::new(self.status_code(), self.code, message)
     }
 
+    /// Whether the routes that can raise it document it.
+    pub fn per_route(&self) -> bool {
+        self.kind != RefusalKind::Any
+    }
+
+    /// Whether it lists the issues of an input that is not of its type.
+    pub fn validates(&self) -> bool {
+        self.kind == RefusalKind::Validation
+    }
+
     /// Whether `err` is this refusal.
     pub fn is(&self, err: &ApiError) -> bool {
         err.status().as_u16() == self.status && err.code() == self.code
@@ -59,7 +83,7 @@ impl Refusal {
 macro_rules! refusals {
     ($(
         $(#[$doc:meta])*
-        $name:ident = ($status:literal, $code:literal, $per_route:literal, $description:literal);
+        $name:ident = ($status:literal, $code:literal, $kind:ident, $description:literal);
     )*) => {
         $(
             $(#[$doc])*
@@ -67,7 +91,7 @@ macro_rules! refusals {
                 status: $status,
                 code: $code,
                 description: $description,
-                per_route: $per_route,
+                kind: RefusalKind::$kind,
             };
         )*
 
@@ -79,72 +103,74 @@ macro_rules! refusals {
 refusals! {
     /// A path parameter is not of its type, breaks its tags or is not
     /// UTF-8 once percent-decoded.
-    INVALID_PATH_PARAMETER = (400, "invalid_path_parameter", true,
+    INVALID_PATH_PARAMETER = (400, "invalid_path_parameter", Validation,
         "An input is invalid; `errors` lists every problem with its path.");
     /// The query string does not hold the route's query type.
-    INVALID_QUERY = (400, "invalid_query", true,
+    INVALID_QUERY = (400, "invalid_query", Validation,
         "An input is invalid; `errors` lists every problem with its path.");
     /// The headers do not hold the route's header type, or a header the
     /// framework reads (`Last-Event-ID`) is malformed.
-    INVALID_HEADER = (400, "invalid_header", true,
+    INVALID_HEADER = (400, "invalid_header", Validation,
         "An input is invalid; `errors` lists every problem with its path.");
     /// The cookies do not hold the route's cookie type.
-    INVALID_COOKIE = (400, "invalid_cookie", true,
+    INVALID_COOKIE = (400, "invalid_cookie", Validation,
         "An input is invalid; `errors` lists every problem with its path.");
     /// The body does not hold the route's body type.
-    INVALID_BODY = (400, "invalid_body", true,
+    INVALID_BODY = (400, "invalid_body", Validation,
         "An input is invalid; `errors` lists every problem with its path.");
     /// Several inputs were refused; every issue is listed.
-    INVALID_REQUEST = (400, "invalid_request", true,
+    INVALID_REQUEST = (400, "invalid_request", Route,
         "An input is invalid; `errors` lists every problem with its path.");
     /// The body could not be read (the connection failed while it arrived).
-    BODY_READ_FAILED = (400, "body_read_failed", true,
+    /// Not documented per route: the client's own connection failed while
+    /// it sent, and the answer rarely reaches it.
+    BODY_READ_FAILED = (400, "body_read_failed", Any,
         "The body could not be read.");
     /// A guard found no valid credential.
-    UNAUTHORIZED = (401, "unauthorized", true,
+    UNAUTHORIZED = (401, "unauthorized", Route,
         "The credential is missing or not valid.");
     /// No route has the request's path.
-    NOT_FOUND = (404, "not_found", false,
+    NOT_FOUND = (404, "not_found", Any,
         "No route has this path.");
     /// The path's routes do not take the request's method (`Allow` lists
     /// those they do).
-    METHOD_NOT_ALLOWED = (405, "method_not_allowed", false,
+    METHOD_NOT_ALLOWED = (405, "method_not_allowed", Any,
         "The path does not take this method; `Allow` lists those it does.");
     /// The body did not arrive within the body timeout.
-    REQUEST_TIMEOUT = (408, "request_timeout", true,
+    REQUEST_TIMEOUT = (408, "request_timeout", Route,
         "The body did not arrive within the time allowed.");
     /// The body is larger than the body limit.
-    PAYLOAD_TOO_LARGE = (413, "payload_too_large", true,
+    PAYLOAD_TOO_LARGE = (413, "payload_too_large", Route,
         "The body is larger than the limit.");
     /// A file of a multipart form is larger than its `max_size`.
-    FILE_TOO_LARGE = (413, "file_too_large", true,
+    FILE_TOO_LARGE = (413, "file_too_large", Route,
         "A file is larger than its `max_size`.");
     /// A multipart form has more parts than the framework reads.
-    TOO_MANY_PARTS = (413, "too_many_parts", true,
+    TOO_MANY_PARTS = (413, "too_many_parts", Route,
         "The form has too many parts.");
     /// The body's media type is not the route's.
-    UNSUPPORTED_MEDIA_TYPE = (415, "unsupported_media_type", true,
+    UNSUPPORTED_MEDIA_TYPE = (415, "unsupported_media_type", Route,
         "The body is not of the media type the route reads.");
     /// A `Range` the file answered cannot satisfy.
-    RANGE_NOT_SATISFIABLE = (416, "range_not_satisfiable", true,
-        "The range is outside the file; `Content-Range` gives its length.");
+    RANGE_NOT_SATISFIABLE = (416, "range_not_satisfiable", Route,
+        "The `Range` starts beyond the file's end; `Content-Range: bytes */<length>` gives the length.");
     /// A WebSocket route was asked without a handshake, or over another
     /// protocol than HTTP/1.1.
-    UPGRADE_REQUIRED = (426, "upgrade_required", true,
+    UPGRADE_REQUIRED = (426, "upgrade_required", Route,
         "The request is not a WebSocket handshake over HTTP/1.1 (or asks for a version other than 13).");
     /// A WebSocket handshake asked for another version than 13.
-    UNSUPPORTED_WEBSOCKET_VERSION = (426, "unsupported_websocket_version", true,
+    UNSUPPORTED_WEBSOCKET_VERSION = (426, "unsupported_websocket_version", Route,
         "The request is not a WebSocket handshake over HTTP/1.1 (or asks for a version other than 13).");
     /// A WebSocket handshake is malformed (its key).
-    INVALID_WEBSOCKET_HANDSHAKE = (400, "invalid_websocket_handshake", true,
+    INVALID_WEBSOCKET_HANDSHAKE = (400, "invalid_websocket_handshake", Route,
         "The WebSocket handshake is malformed.");
     /// A WebSocket message is not the route's message type. Never an HTTP
     /// answer: the socket closes with `1007` and this refusal's message.
-    INVALID_MESSAGE = (400, "invalid_message", false,
+    INVALID_MESSAGE = (400, "invalid_message", Any,
         "A WebSocket message is refused: the socket closes with 1007.");
     /// The server failed (a handler panicked, or returned
     /// [`ApiError::internal`]); the detail is logged, not sent.
-    INTERNAL_ERROR = (500, "internal_error", false,
+    INTERNAL_ERROR = (500, "internal_error", Any,
         "The server failed to handle the request.");
 }
 

@@ -81,6 +81,7 @@ impl Bearer {
 
 impl FromRequestParts for Bearer {
     const INPUT: InputMeta = InputMeta::request()
+        .with_refusals(&[refusal::UNAUTHORIZED])
         .with_security(&BEARER)
         .with_errors(&[ErrorMeta::new(401, "No bearer token was sent.")]);
 

@@ -6,8 +6,9 @@ use httpdate::HttpDate;
 
 use super::FromRequestParts;
 use crate::{
-    describe::{ErrorMeta, InputKind, InputMeta},
+    describe::{InputKind, InputMeta},
     error::ApiError,
+    error::refusal,
     request::RequestContext,
 };
 
@@ -237,10 +238,10 @@ impl FromRequestParts for FileRequest {
         InputKind::Headers,
         <FileConditions as crate::schema::ToSchema>::schema,
     )
-    .with_errors(&[ErrorMeta::new(
-        416,
-        "The `Range` starts beyond the file's end; `Content-Range: bytes */<length>` gives the length.",
-    )]);
+    // Its conditions are never refused: a malformed one is ignored, as
+    // RFC 9110 says. The `416` is the file answer's, for a range it
+    // cannot satisfy.
+    .with_refusals(&[refusal::RANGE_NOT_SATISFIABLE]);
 
     async fn from_request_parts(cx: &mut RequestContext) -> Result<Self, ApiError> {
         Ok(FileRequest::from_headers(&cx.parts().method, cx.headers()))

@@ -49,7 +49,7 @@ impl LastEventId {
 }
 
 impl FromRequestParts for LastEventId {
-    const INPUT: InputMeta = InputMeta::request();
+    const INPUT: InputMeta = InputMeta::request().with_refusals(&[refusal::INVALID_HEADER]);
 
     async fn from_request_parts(cx: &mut RequestContext) -> Result<Self, ApiError> {
         let Some(value) = cx.headers().get("last-event-id") else {

@@ -10,6 +10,7 @@ mod multipart;
 mod observe;
 mod openapi;
 mod parity;
+mod refusals;
 mod server;
 mod sse;
 mod write_json;

@@ -130,7 +130,9 @@ fn documents_security_queries_and_headers() {
     );
     assert_eq!(parameters[0]["schema"]["minimum"], 1);
     assert_eq!(parameters[0]["required"], false);
-    assert_eq!(parameters[1]["style"], "deepObject");
+    // An array in the query is written `tags=a&tags=b` (form, exploded),
+    // as the server reads it; `deepObject` is for objects only.
+    assert_eq!(parameters[1]["style"], "form");
     assert_eq!(parameters[2]["required"], true);
     assert_eq!(parameters[2]["description"], "The bearer token.");
 }

@@ -20,6 +20,7 @@ pub use error::ManifestError;
 
 use super::{ContentKind, HttpMethod, InputKind, RouteMeta, SecurityKind, SecurityMeta};
 pub use super::{ContentManifest, HeaderManifest, ResponseManifest};
+use crate::error::refusal;
 use crate::{
     multipart::layout::misplaced_file,
     schema::{DefId, Registry, Schema, TypeDef, apply_tags},
@@ -318,14 +319,7 @@ impl RouteManifest {
                 _ => {}
             }
         }
-        let has_input = !path_params.is_empty()
-            || query.is_some()
-            || headers.is_some()
-            || cookies.is_some()
-            || body
-                .as_ref()
-                .is_some_and(|body| body.kind != ContentKind::Bytes);
-        let errors = errors(meta, has_input, body.as_ref(), websocket.is_some());
+        let errors = errors(meta, body.as_ref());
         let mut accessor: Vec<String> = meta
             .path
             .split('/')
@@ -402,40 +396,26 @@ fn reason(status: u16, otherwise: &'static str) -> &'static str {
         .unwrap_or(otherwise)
 }
 
-/// The framework's own errors, then the guards' and the handler's, by
-/// status.
-fn errors(
-    meta: &RouteMeta,
-    has_input: bool,
-    body: Option<&BodyManifest>,
-    websocket: bool,
-) -> Vec<ErrorManifest> {
-    let mut errors = BTreeMap::new();
-    if has_input {
-        errors.insert(
-            400,
-            "An input is invalid; `errors` lists every problem with its path.".to_owned(),
-        );
-    }
-    if websocket {
-        errors
-            .entry(400)
-            .or_insert_with(|| "The WebSocket handshake is malformed.".to_owned());
-        errors.insert(
-            426,
-            "The request is not a WebSocket handshake over HTTP/1.1 (or asks for a version other than 13).".to_owned(),
-        );
-    }
-    if let Some(body) = body {
-        let too_large = if body.kind == ContentKind::Multipart {
-            "The body is larger than the limit, or a file than its `max_size`."
-        } else {
-            "The body is larger than the limit."
+/// The framework's refusals the route may answer ([`RouteMeta::refusals`]),
+/// then the errors its inputs and handler declare, by status: a declared
+/// error's description replaces the refusals' at its status.
+fn errors(meta: &RouteMeta, body: Option<&BodyManifest>) -> Vec<ErrorManifest> {
+    let mut errors: BTreeMap<u16, String> = BTreeMap::new();
+    for refused in meta.refusals().iter().filter(|refused| refused.per_route()) {
+        let description = match body {
+            // Which media type is the route's own.
+            Some(body) if *refused == refusal::UNSUPPORTED_MEDIA_TYPE => {
+                let essence = body.media_type.split(';').next().unwrap_or_default();
+                format!("The body is not `{essence}`.")
+            }
+            _ => refused.description.to_owned(),
         };
-        errors.insert(413, too_large.to_owned());
-        if body.kind != ContentKind::Bytes {
-            let essence = body.media_type.split(';').next().unwrap_or_default();
-            errors.insert(415, format!("The body is not `{essence}`."));
+        let said = errors.entry(refused.status).or_default();
+        if !said.contains(&description) {
+            if !said.is_empty() {
+                said.push(' ');
+            }
+            said.push_str(&description);
         }
     }
     let declared = meta

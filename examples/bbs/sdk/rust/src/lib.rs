@@ -305,6 +305,7 @@ impl<'a> BbsArticlesApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `application/json`.
     /// - [`Error::Api`] 503: The article store is unavailable.
@@ -324,7 +325,7 @@ impl<'a> BbsArticlesApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 413, 415, 503])),
+            _ => Err(crate::failure(status, body, &[400, 408, 413, 415, 503])),
         }
     }
 
@@ -364,6 +365,7 @@ impl<'a> BbsArticlesApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `application/json`.
     /// - [`Error::Api`] 503: The article store is unavailable.
@@ -379,7 +381,7 @@ impl<'a> BbsArticlesApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             201 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 413, 415, 503])),
+            _ => Err(crate::failure(status, body, &[400, 408, 413, 415, 503])),
         }
     }
 
@@ -393,6 +395,7 @@ impl<'a> BbsArticlesApi<'a> {
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
     /// - [`Error::Api`] 403: The password does not match the article's.
     /// - [`Error::Api`] 404: No such article in this section.
+    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `application/json`.
     /// - [`Error::Api`] 503: The article store is unavailable.
@@ -421,7 +424,7 @@ impl<'a> BbsArticlesApi<'a> {
             _ => Err(crate::failure(
                 status,
                 body,
-                &[400, 403, 404, 413, 415, 503],
+                &[400, 403, 404, 408, 413, 415, 503],
             )),
         }
     }
@@ -434,6 +437,7 @@ impl<'a> BbsArticlesApi<'a> {
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
     /// - [`Error::Api`] 403: The password does not match the article's.
     /// - [`Error::Api`] 404: No such article in this section.
+    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `application/json`.
     /// - [`Error::Api`] 503: The article store is unavailable.
@@ -462,7 +466,7 @@ impl<'a> BbsArticlesApi<'a> {
             _ => Err(crate::failure(
                 status,
                 body,
-                &[400, 403, 404, 413, 415, 503],
+                &[400, 403, 404, 408, 413, 415, 503],
             )),
         }
     }
@@ -539,8 +543,9 @@ impl<'a> BbsArticlesFilesApi<'a> {
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
     /// - [`Error::Api`] 403: The password does not match the article's.
     /// - [`Error::Api`] 404: No such article in this section.
+    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 409: The article would list more than 100 files.
-    /// - [`Error::Api`] 413: The body is larger than the limit, or a file than its `max_size`.
+    /// - [`Error::Api`] 413: The body is larger than the limit. A file is larger than its `max_size`. The form has too many parts.
     /// - [`Error::Api`] 415: The body is not `multipart/form-data`.
     /// - [`Error::Api`] 503: The article store is unavailable, or uploads are off.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
@@ -574,7 +579,7 @@ impl<'a> BbsArticlesFilesApi<'a> {
             _ => Err(crate::failure(
                 status,
                 body,
-                &[400, 403, 404, 409, 413, 415, 503],
+                &[400, 403, 404, 408, 409, 413, 415, 503],
             )),
         }
     }

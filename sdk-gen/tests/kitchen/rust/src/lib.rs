@@ -442,6 +442,7 @@ impl<'a> KitchenBytesApi<'a> {
     /// `PUT /kitchen/bytes`
     ///
     /// # Errors
+    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
     pub async fn reverse(&self, input: impl Into<crate::Bytes>) -> Result<crate::Bytes, Error> {
@@ -451,7 +452,7 @@ impl<'a> KitchenBytesApi<'a> {
         let answer = crate::receive(request).await?;
         match answer.status {
             200 => crate::Answer::bytes(answer),
-            _ => Err(answer.failure(&[413])),
+            _ => Err(answer.failure(&[408, 413])),
         }
     }
 }
@@ -470,7 +471,7 @@ impl<'a> KitchenChatApi<'a> {
     /// Opens a WebSocket ([`Socket`]): the client sends [`ChatLine`] messages and receives [`ChatEcho`] ones. The server closes it with `1007` for a message it refuses, `1009` for one over its size limit, `1001` when it is idle or shuts down ([`Error::Closed`]).
     ///
     /// # Errors
-    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path. The WebSocket handshake is malformed.
     /// - [`Error::Api`] 426: The request is not a WebSocket handshake over HTTP/1.1 (or asks for a version other than 13).
     /// - [`Error::UnexpectedStatus`], [`Error::WebSocket`], [`Error::Transport`] otherwise
     pub async fn chat(
@@ -531,6 +532,7 @@ impl<'a> KitchenEchoApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `application/json`.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
@@ -541,7 +543,7 @@ impl<'a> KitchenEchoApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 413, 415])),
+            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
         }
     }
 }
@@ -588,6 +590,7 @@ impl<'a> KitchenFormatsApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `application/json`.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
@@ -598,7 +601,7 @@ impl<'a> KitchenFormatsApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 413, 415])),
+            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
         }
     }
 }
@@ -616,6 +619,7 @@ impl<'a> KitchenFormsApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `application/x-www-form-urlencoded`.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
@@ -626,7 +630,7 @@ impl<'a> KitchenFormsApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             201 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 413, 415])),
+            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
         }
     }
 }
@@ -646,6 +650,7 @@ impl<'a> KitchenGoApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `text/plain`.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
@@ -656,7 +661,7 @@ impl<'a> KitchenGoApi<'a> {
         let answer = crate::receive(request).await?;
         match answer.status {
             303 => answer.redirect(),
-            _ => Err(answer.failure(&[400, 413, 415])),
+            _ => Err(answer.failure(&[400, 408, 413, 415])),
         }
     }
 }
@@ -730,6 +735,7 @@ impl<'a> KitchenLimitsApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `application/json`.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
@@ -740,7 +746,7 @@ impl<'a> KitchenLimitsApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 413, 415])),
+            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
         }
     }
 }
@@ -822,6 +828,7 @@ impl<'a> KitchenPatternsApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `application/json`.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
@@ -832,7 +839,7 @@ impl<'a> KitchenPatternsApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 413, 415])),
+            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
         }
     }
 }
@@ -878,7 +885,6 @@ impl<'a> KitchenStreamedApi<'a> {
     /// `GET /kitchen/streamed`
     ///
     /// # Errors
-    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
     /// - [`Error::Api`] 416: The `Range` starts beyond the file's end; `Content-Range: bytes */<length>` gives the length.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
     pub async fn streamed(
@@ -895,7 +901,7 @@ impl<'a> KitchenStreamedApi<'a> {
             304 => {
                 crate::Answer::empty(answer).map(|()| answers::KitchenStreamedStreamed::Status304)
             }
-            _ => Err(answer.failure(&[400, 416])),
+            _ => Err(answer.failure(&[416])),
         }
     }
 }
@@ -912,6 +918,7 @@ impl<'a> KitchenStreamsApi<'a> {
     /// `PUT /kitchen/streams`
     ///
     /// # Errors
+    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
     pub async fn sum(&self, input: impl Into<crate::Bytes>) -> Result<StreamSum, Error> {
@@ -921,7 +928,7 @@ impl<'a> KitchenStreamsApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[413])),
+            _ => Err(crate::failure(status, body, &[408, 413])),
         }
     }
 }
@@ -939,6 +946,7 @@ impl<'a> KitchenTextApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `text/plain`.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
@@ -949,7 +957,7 @@ impl<'a> KitchenTextApi<'a> {
         let answer = crate::receive(request).await?;
         match answer.status {
             200 => crate::Answer::text(answer),
-            _ => Err(answer.failure(&[400, 413, 415])),
+            _ => Err(answer.failure(&[400, 408, 413, 415])),
         }
     }
 }
@@ -998,6 +1006,7 @@ impl<'a> KitchenTreesApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `application/json`.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
@@ -1008,7 +1017,7 @@ impl<'a> KitchenTreesApi<'a> {
         let answer = crate::receive(request).await?;
         match answer.status {
             201 => answer.created(crate::Answer::json),
-            _ => Err(answer.failure(&[400, 413, 415])),
+            _ => Err(answer.failure(&[400, 408, 413, 415])),
         }
     }
 }
@@ -1026,7 +1035,8 @@ impl<'a> KitchenUploadsApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
-    /// - [`Error::Api`] 413: The body is larger than the limit, or a file than its `max_size`.
+    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
+    /// - [`Error::Api`] 413: The body is larger than the limit. A file is larger than its `max_size`. The form has too many parts.
     /// - [`Error::Api`] 415: The body is not `multipart/form-data`.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
     pub async fn upload(&self, input: &Upload) -> Result<Received, Error> {
@@ -1047,7 +1057,7 @@ impl<'a> KitchenUploadsApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             201 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 413, 415])),
+            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
         }
     }
 }

@@ -15,6 +15,7 @@ import type { ArticleCreate, ArticleErase, ArticleIndexRequest, ArticleSnapshot,
  *
  * @param section `string`
  * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
+ * @throws {HttpError} 408 The body did not arrive within the time allowed.
  * @throws {HttpError} 413 The body is larger than the limit.
  * @throws {HttpError} 415 The body is not `application/json`.
  * @throws {HttpError} 503 The article store is unavailable.
@@ -36,7 +37,7 @@ export namespace index {
   export type Input = ArticleIndexRequest;
   export type Output = Page_ArticleSummary;
   /** The statuses of the documented errors. */
-  export type ErrorStatus = 400 | 413 | 415 | 503;
+  export type ErrorStatus = 400 | 408 | 413 | 415 | 503;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
   /** What `propagate` answers. */
@@ -50,6 +51,7 @@ export namespace index {
     },
     "errors": [
       400,
+      408,
       413,
       415,
       503
@@ -183,6 +185,7 @@ export namespace at {
  *
  * @param section `string`
  * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
+ * @throws {HttpError} 408 The body did not arrive within the time allowed.
  * @throws {HttpError} 413 The body is larger than the limit.
  * @throws {HttpError} 415 The body is not `application/json`.
  * @throws {HttpError} 503 The article store is unavailable.
@@ -204,7 +207,7 @@ export namespace create {
   export type Input = ArticleCreate;
   export type Output = BbsArticle;
   /** The statuses of the documented errors. */
-  export type ErrorStatus = 400 | 413 | 415 | 503;
+  export type ErrorStatus = 400 | 408 | 413 | 415 | 503;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
   /** What `propagate` answers. */
@@ -218,6 +221,7 @@ export namespace create {
     },
     "errors": [
       400,
+      408,
       413,
       415,
       503
@@ -271,6 +275,7 @@ export namespace create {
  * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
  * @throws {HttpError} 403 The password does not match the article's.
  * @throws {HttpError} 404 No such article in this section.
+ * @throws {HttpError} 408 The body did not arrive within the time allowed.
  * @throws {HttpError} 413 The body is larger than the limit.
  * @throws {HttpError} 415 The body is not `application/json`.
  * @throws {HttpError} 503 The article store is unavailable.
@@ -293,7 +298,7 @@ export namespace update {
   export type Input = ArticleUpdate;
   export type Output = ArticleSnapshot;
   /** The statuses of the documented errors. */
-  export type ErrorStatus = 400 | 403 | 404 | 413 | 415 | 503;
+  export type ErrorStatus = 400 | 403 | 404 | 408 | 413 | 415 | 503;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
   /** What `propagate` answers. */
@@ -309,6 +314,7 @@ export namespace update {
       400,
       403,
       404,
+      408,
       413,
       415,
       503
@@ -369,6 +375,7 @@ export namespace update {
  * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
  * @throws {HttpError} 403 The password does not match the article's.
  * @throws {HttpError} 404 No such article in this section.
+ * @throws {HttpError} 408 The body did not arrive within the time allowed.
  * @throws {HttpError} 413 The body is larger than the limit.
  * @throws {HttpError} 415 The body is not `application/json`.
  * @throws {HttpError} 503 The article store is unavailable.
@@ -391,7 +398,7 @@ export namespace erase {
   export type Input = ArticleErase;
   export type Output = void;
   /** The statuses of the documented errors. */
-  export type ErrorStatus = 400 | 403 | 404 | 413 | 415 | 503;
+  export type ErrorStatus = 400 | 403 | 404 | 408 | 413 | 415 | 503;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
   /** What `propagate` answers. */
@@ -407,6 +414,7 @@ export namespace erase {
       400,
       403,
       404,
+      408,
       413,
       415,
       503

@@ -14,7 +14,7 @@ import type { ChatEcho, ChatJoin, ChatLine, Tenant } from "../../../structures.j
  * is idle or shuts down: the iteration then throws `SocketClosedError`.
  *
  * @param room `string`
- * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
+ * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path. The WebSocket handshake is malformed.
  * @throws {HttpError} 426 The request is not a WebSocket handshake over HTTP/1.1 (or asks for a version other than 13).
  * @controller Kitchen.chat
  * @path GET /kitchen/chat/:room

@@ -9,6 +9,7 @@ import type { Limits } from "../../../structures.js";
  * Answers the limits it was sent.
  *
  * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
+ * @throws {HttpError} 408 The body did not arrive within the time allowed.
  * @throws {HttpError} 413 The body is larger than the limit.
  * @throws {HttpError} 415 The body is not `application/json`.
  * @controller Kitchen.limits
@@ -28,7 +29,7 @@ export namespace limits {
   export type Input = Limits;
   export type Output = Limits;
   /** The statuses of the documented errors. */
-  export type ErrorStatus = 400 | 413 | 415;
+  export type ErrorStatus = 400 | 408 | 413 | 415;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
   /** What `propagate` answers. */
@@ -42,6 +43,7 @@ export namespace limits {
     },
     "errors": [
       400,
+      408,
       413,
       415
     ],

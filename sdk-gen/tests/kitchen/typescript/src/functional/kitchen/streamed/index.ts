@@ -8,7 +8,6 @@ import type { FileConditions } from "../../../structures.js";
 /**
  * A text file streamed from disk: `Range` asks for a part of it, `If-None-Match` with its `ETag` gets `304`.
  *
- * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
  * @throws {HttpError} 416 The `Range` starts beyond the file's end; `Content-Range: bytes *\/<length>` gives the length.
  * @controller Kitchen.streamed
  * @path GET /kitchen/streamed
@@ -27,7 +26,7 @@ export namespace streamed {
   export type Headers = FileConditions;
   export type Output = Uint8Array | undefined;
   /** The statuses of the documented errors. */
-  export type ErrorStatus = 400 | 416;
+  export type ErrorStatus = 416;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
   /** What `propagate` answers. */
@@ -54,7 +53,6 @@ export namespace streamed {
     ],
     "body": null,
     "errors": [
-      400,
       416
     ],
     "headers": {

@@ -20,8 +20,9 @@ import type { ArticleFilesUpload, ArticleSnapshot, FileConditions } from "../../
  * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
  * @throws {HttpError} 403 The password does not match the article's.
  * @throws {HttpError} 404 No such article in this section.
+ * @throws {HttpError} 408 The body did not arrive within the time allowed.
  * @throws {HttpError} 409 The article would list more than 100 files.
- * @throws {HttpError} 413 The body is larger than the limit, or a file than its `max_size`.
+ * @throws {HttpError} 413 The body is larger than the limit. A file is larger than its `max_size`. The form has too many parts.
  * @throws {HttpError} 415 The body is not `multipart/form-data`.
  * @throws {HttpError} 503 The article store is unavailable, or uploads are off.
  * @controller BbsArticleFilesController.upload
@@ -43,7 +44,7 @@ export namespace upload {
   export type Input = ArticleFilesUpload;
   export type Output = ArticleSnapshot;
   /** The statuses of the documented errors. */
-  export type ErrorStatus = 400 | 403 | 404 | 409 | 413 | 415 | 503;
+  export type ErrorStatus = 400 | 403 | 404 | 408 | 409 | 413 | 415 | 503;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
   /** What `propagate` answers. */
@@ -60,6 +61,7 @@ export namespace upload {
       400,
       403,
       404,
+      408,
       409,
       413,
       415,
