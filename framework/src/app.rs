@@ -17,7 +17,7 @@ use crate::{
     body::{BoxError, Response},
     describe::RouteMeta,
     dispatch::{AnswerHook, Records, ResponseFuture},
-    error::ApiError,
+    error::{ApiError, ErrorAnswers, ErrorContract},
     manifest::ApiManifest,
     observe::{
         Health, HealthEndpoints, HttpMetrics, LIVENESS_ROUTE, METRICS_ROUTE, Metrics,
@@ -77,6 +77,7 @@ pub struct AppBuilder {
     serve_docs: bool,
     health: Option<Health>,
     metrics: Option<Metrics>,
+    errors: ErrorAnswers,
 }
 
 impl AppBuilder {
@@ -155,6 +156,16 @@ impl AppBuilder {
         self
     }
 
+    /// Answers every error, the framework's refusals and the handlers'
+    /// errors alike, with `contract`'s status and body instead of the
+    /// problem document, and documents them so (see [`ErrorContract`]).
+    ///
+    /// [`ErrorContract`]: crate::ErrorContract
+    pub fn errors(mut self, contract: impl ErrorContract) -> Self {
+        self.errors = Some(Arc::new(contract));
+        self
+    }
+
     /// Serves neither `/openapi.json` nor `/docs`.
     pub fn without_docs(mut self) -> Self {
         self.serve_docs = false;
@@ -170,7 +181,7 @@ impl AppBuilder {
             .take()
             .unwrap_or_else(|| OpenApiDocument::new("API", "0.1.0"))
             .routes(self.endpoints.iter().map(|endpoint| endpoint.meta));
-        let manifest = document.manifest()?;
+        let manifest = document.manifest_answering(self.errors.as_deref())?;
         let docs = if self.serve_docs {
             // The model holds only strings, numbers, maps and arrays.
             let json = document
@@ -234,6 +245,7 @@ impl AppBuilder {
                 docs,
                 manifest,
                 metrics,
+                errors: self.errors,
             }),
         })
     }
@@ -295,6 +307,8 @@ struct AppInner {
     manifest: ApiManifest,
     /// Request counters; `None` unless [`AppBuilder::metrics`].
     metrics: Option<Arc<HttpMetrics>>,
+    /// The error contract; `None` for the problem document.
+    errors: ErrorAnswers,
 }
 
 /// An application: its route table is built once and shared, so cloning an
@@ -351,6 +365,7 @@ impl App {
             serve_docs: true,
             health: None,
             metrics: None,
+            errors: None,
         }
     }
 
@@ -508,6 +523,7 @@ impl App {
             span,
             observed,
             hook,
+            errors: self.inner.errors.clone(),
         };
         ResponseFuture::start(endpoint.meta, head, records, || (endpoint.call)(cx))
     }
@@ -532,6 +548,7 @@ impl App {
             span: request_span(parts, operation),
             observed,
             hook,
+            errors: self.inner.errors.clone(),
         };
         ResponseFuture::ready(response, records)
     }

@@ -2,6 +2,7 @@
 //! text answer takes) or a stream of frames (files, server-sent events).
 
 use std::{
+    any::Any,
     pin::Pin,
     task::{Context, Poll},
 };
@@ -48,8 +49,30 @@ pub struct Body {
 enum Kind {
     /// Every byte, known now; empty when sent or when there was none.
     Full(Bytes),
+    /// Frames produced later, or an error whose body is written later.
+    Later(Later),
+}
+
+/// A body that is not a complete buffer. Apart from [`Kind::Full`], so
+/// that a body stays the size of its bytes.
+#[derive(Debug)]
+enum Later {
     /// Frames produced later.
     Stream(UnsyncBoxBody<Bytes, BoxError>),
+    /// An error whose body the app writes as it leaves (by its error
+    /// contract); written as its default body if it is sent without
+    /// leaving an app.
+    Error(Box<dyn DeferredError>),
+}
+
+/// An error answer's content, kept until the answer leaves the app so that
+/// the app's error contract writes its body (see `dispatch.rs`).
+pub(crate) trait DeferredError: std::fmt::Debug + Send + 'static {
+    /// The body it has when no contract writes it.
+    fn default_body(&self) -> Bytes;
+
+    /// Itself, to be taken back by its type.
+    fn into_any(self: Box<Self>) -> Box<dyn Any>;
 }
 
 impl Default for Kind {
@@ -83,7 +106,7 @@ impl Body {
         B::Error: Into<BoxError>,
     {
         Body {
-            kind: Kind::Stream(body.map_err(Into::into).boxed_unsync()),
+            kind: Kind::Later(Later::Stream(body.map_err(Into::into).boxed_unsync())),
         }
     }
 
@@ -104,7 +127,32 @@ impl Body {
 
     /// Whether it is a stream rather than a complete buffer.
     pub fn is_stream(&self) -> bool {
-        matches!(self.kind, Kind::Stream(_))
+        matches!(self.kind, Kind::Later(Later::Stream(_)))
+    }
+
+    /// Whether it is an error answer whose body is not written yet.
+    #[inline]
+    pub(crate) fn is_deferred(&self) -> bool {
+        matches!(self.kind, Kind::Later(Later::Error(_)))
+    }
+
+    /// An error answer whose body is written when it leaves the app.
+    pub(crate) fn deferred(error: Box<dyn DeferredError>) -> Self {
+        Body {
+            kind: Kind::Later(Later::Error(error)),
+        }
+    }
+
+    /// The error of an answer whose body is not written yet, taken out
+    /// (the body is then empty).
+    pub(crate) fn take_deferred(&mut self) -> Option<Box<dyn DeferredError>> {
+        if !matches!(self.kind, Kind::Later(Later::Error(_))) {
+            return None;
+        }
+        match std::mem::take(&mut self.kind) {
+            Kind::Later(Later::Error(error)) => Some(error),
+            _ => None,
+        }
     }
 }
 
@@ -142,24 +190,32 @@ impl http_body::Body for Body {
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
-        match &mut self.get_mut().kind {
+        let kind = &mut self.get_mut().kind;
+        match kind {
             Kind::Full(data) if data.is_empty() => Poll::Ready(None),
             Kind::Full(data) => Poll::Ready(Some(Ok(Frame::data(std::mem::take(data))))),
-            Kind::Stream(stream) => Pin::new(stream).poll_frame(cx),
+            Kind::Later(Later::Stream(stream)) => Pin::new(stream).poll_frame(cx),
+            Kind::Later(Later::Error(error)) => {
+                let data = error.default_body();
+                *kind = Kind::Full(Bytes::new());
+                Poll::Ready(Some(Ok(Frame::data(data))))
+            }
         }
     }
 
     fn is_end_stream(&self) -> bool {
         match &self.kind {
             Kind::Full(data) => data.is_empty(),
-            Kind::Stream(stream) => stream.is_end_stream(),
+            Kind::Later(Later::Stream(stream)) => stream.is_end_stream(),
+            Kind::Later(Later::Error(_)) => false,
         }
     }
 
     fn size_hint(&self) -> SizeHint {
         match &self.kind {
             Kind::Full(data) => SizeHint::with_exact(data.len() as u64),
-            Kind::Stream(stream) => stream.size_hint(),
+            Kind::Later(Later::Stream(stream)) => stream.size_hint(),
+            Kind::Later(Later::Error(_)) => SizeHint::default(),
         }
     }
 }

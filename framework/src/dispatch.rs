@@ -20,7 +20,11 @@ use std::{
 };
 
 use crate::{
-    body::Response, describe::RouteMeta, error::ApiError, observe::Observed, route::BoxFuture,
+    body::Response,
+    describe::RouteMeta,
+    error::{ApiError, ErrorAnswers, answer_error},
+    observe::Observed,
+    route::BoxFuture,
 };
 
 /// What whoever serves a request does with its answer once it is ready,
@@ -55,6 +59,8 @@ pub struct ResponseFuture<H = ()> {
     observed: Option<Observed>,
     /// What the server does with the answer; taken when it is ready.
     hook: Option<H>,
+    /// The app's error contract, which writes error answers' bodies.
+    errors: ErrorAnswers,
 }
 
 /// What is recorded of a request besides its answer.
@@ -62,6 +68,7 @@ pub(crate) struct Records<H> {
     pub(crate) span: Option<tracing::Span>,
     pub(crate) observed: Option<Observed>,
     pub(crate) hook: H,
+    pub(crate) errors: ErrorAnswers,
 }
 
 enum State {
@@ -84,6 +91,7 @@ impl<H: AnswerHook> ResponseFuture<H> {
             span: records.span,
             observed: records.observed,
             hook: Some(records.hook),
+            errors: records.errors,
         }
     }
 
@@ -100,6 +108,7 @@ impl<H: AnswerHook> ResponseFuture<H> {
             span,
             observed,
             hook,
+            errors,
         } = records;
         let started = match &span {
             Some(span) => span.in_scope(|| catch_unwind(AssertUnwindSafe(start))),
@@ -118,6 +127,7 @@ impl<H: AnswerHook> ResponseFuture<H> {
             span,
             observed,
             hook: Some(hook),
+            errors,
         }
     }
 }
@@ -139,6 +149,11 @@ impl<H: AnswerHook> Future for ResponseFuture<H> {
                 std::task::ready!(this.state.poll_answer(cx))
             }
             None => std::task::ready!(this.state.poll_answer(cx)),
+        };
+        let response = if response.body().is_deferred() {
+            answer_error(response, &this.errors)
+        } else {
+            response
         };
         let status = response.status();
         if let Some(span) = &this.span {

@@ -119,7 +119,7 @@ pub use dispatch::ResponseFuture;
 pub use dto::{
     Dto, JsonError, MAX_JSON_DEPTH, Random, Validate, WriteJson, from_json, random_value,
 };
-pub use error::{ApiError, PROBLEM_JSON, Problem, ValidationIssue, refusal};
+pub use error::{ApiError, ErrorContract, PROBLEM_JSON, Problem, ValidationIssue, refusal};
 pub use extractor::{
     Bearer, BodyStream, Cookies, FileConditions, FileRequest, FromRequest, FromRequestParts,
     PlainBody, TypedBody, TypedForm, TypedHeaders, TypedQuery,

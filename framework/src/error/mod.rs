@@ -6,9 +6,15 @@ use std::borrow::Cow;
 use http::{HeaderName, HeaderValue, StatusCode, header};
 use serde::{Deserialize, Serialize};
 
-use crate::body::{Body, Response};
+use bytes::Bytes;
 
+use crate::body::{Body, DeferredError, Response};
+
+mod contract;
 pub mod refusal;
+
+pub use contract::ErrorContract;
+pub(crate) use contract::{AnswersErrors, ErrorAnswers, answer_error};
 
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
@@ -275,8 +281,31 @@ impl ApiError {
             .map_or(&[], |extra| extra.errors.as_slice())
     }
 
-    /// The `application/problem+json` response.
-    pub fn into_response(self) -> Response {
+    /// The error answer: its status and headers now, and its body, an
+    /// `application/problem+json` problem document unless the app that
+    /// answers it declares its own error contract
+    /// ([`AppBuilder::errors`](crate::AppBuilder::errors)), written when
+    /// the answer leaves the app.
+    pub fn into_response(mut self) -> Response {
+        let headers = self
+            .extra
+            .as_mut()
+            .map(|extra| std::mem::take(&mut extra.headers))
+            .unwrap_or_default();
+        let status = self.status;
+        let mut response = http::Response::new(Body::deferred(Box::new(self)));
+        *response.status_mut() = status;
+        response
+            .headers_mut()
+            .insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
+        for (name, value) in headers {
+            response.headers_mut().insert(name, value);
+        }
+        response
+    }
+
+    /// The problem document.
+    pub(crate) fn problem_json(&self) -> Bytes {
         let problem = ProblemRef {
             kind: "about:blank",
             title: self.status.canonical_reason().unwrap_or("Error"),
@@ -286,18 +315,17 @@ impl ApiError {
             errors: self.issues(),
         };
         // Serializing strings, numbers and `serde_json::Value`s cannot fail.
-        let body = serde_json::to_vec(&problem).unwrap_or_default();
-        let mut response = http::Response::new(Body::from(body));
-        *response.status_mut() = self.status;
-        response
-            .headers_mut()
-            .insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
-        if let Some(extra) = self.extra {
-            for (name, value) in extra.headers {
-                response.headers_mut().insert(name, value);
-            }
-        }
-        response
+        Bytes::from(serde_json::to_vec(&problem).unwrap_or_default())
+    }
+}
+
+impl DeferredError for ApiError {
+    fn default_body(&self) -> Bytes {
+        self.problem_json()
+    }
+
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any> {
+        self
     }
 }
 

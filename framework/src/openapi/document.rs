@@ -27,11 +27,11 @@ use crate::{
     describe::{
         ContentKind, HttpMethod, RouteMeta,
         manifest::{
-            ApiManifest, ManifestError, PROBLEM_TYPE, ResponseManifest, RouteManifest,
-            SecurityKindManifest, SecuritySchemeManifest, WebSocketManifest,
+            ApiManifest, ContentManifest, ManifestError, PROBLEM_TYPE, ResponseManifest,
+            RouteManifest, SecurityKindManifest, SecuritySchemeManifest, WebSocketManifest,
         },
     },
-    error::PROBLEM_JSON,
+    error::{AnswersErrors, PROBLEM_JSON},
     route::Controller,
     schema::{DefId, Schema, TypeKind},
 };
@@ -139,11 +139,21 @@ impl OpenApiDocument {
     /// # Errors
     /// Two different types whose names make the same identifier.
     pub fn manifest(&self) -> Result<ApiManifest, ManifestError> {
-        ApiManifest::build(
+        self.manifest_answering(None)
+    }
+
+    /// [`OpenApiDocument::manifest`] for an app whose errors `errors`
+    /// answers.
+    pub(crate) fn manifest_answering(
+        &self,
+        errors: Option<&dyn AnswersErrors>,
+    ) -> Result<ApiManifest, ManifestError> {
+        ApiManifest::answering(
             &self.title,
             &self.version,
             self.description.as_deref(),
             self.routes.iter().copied(),
+            errors,
         )
     }
 
@@ -166,7 +176,10 @@ impl OpenApiDocument {
             names: &names,
         };
 
-        let mut components = ComponentsBuilder::new().schema(PROBLEM_TYPE, problem_schema());
+        let mut components = ComponentsBuilder::new();
+        if manifest.error_body.is_none() {
+            components = components.schema(PROBLEM_TYPE, problem_schema());
+        }
         for (id, def) in registry.defs() {
             for (name, schema) in converter.definition(&names[&id], def) {
                 components = components.schema(name, schema);
@@ -183,7 +196,8 @@ impl OpenApiDocument {
         let guarded = !self.security_schemes.is_empty() || !manifest.security_schemes.is_empty();
         let mut paths = Paths::new();
         for route in &manifest.routes {
-            let operation = self.operation(route, &converter, guarded);
+            let operation =
+                self.operation(route, &converter, guarded, manifest.error_body.as_ref());
             paths.add_path_operation(route.router_path(), vec![method(route.method)], operation);
         }
         let mut info = InfoBuilder::new()
@@ -206,6 +220,7 @@ impl OpenApiDocument {
         route: &RouteManifest,
         converter: &Converter<'_>,
         guarded: bool,
+        error_body: Option<&ContentManifest>,
     ) -> utoipa::openapi::path::Operation {
         let text = |text: &str| (!text.is_empty()).then(|| text.to_owned());
         let mut operation = OperationBuilder::new()
@@ -290,7 +305,15 @@ impl OpenApiDocument {
             .map(|answer| (answer.status, response(answer, converter)))
             .collect();
         for error in &route.errors {
-            let problem = problem_response(&error.description);
+            let problem = match error_body {
+                Some(body) => response(
+                    &ResponseManifest::new(error.status)
+                        .described(error.description.clone())
+                        .with_content(body.clone()),
+                    converter,
+                ),
+                None => problem_response(&error.description),
+            };
             match responses.get_mut(&error.status) {
                 Some(answer) => answer.content.extend(problem.content),
                 None => {

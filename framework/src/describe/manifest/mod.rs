@@ -20,7 +20,10 @@ pub use error::ManifestError;
 
 use super::{ContentKind, HttpMethod, InputKind, RouteMeta, SecurityKind, SecurityMeta};
 pub use super::{ContentManifest, HeaderManifest, ResponseManifest};
-use crate::error::refusal;
+use crate::error::{
+    AnswersErrors,
+    refusal::{self, Refusal},
+};
 use crate::{
     multipart::layout::misplaced_file,
     schema::{DefId, Registry, Schema, TypeDef, apply_tags},
@@ -74,6 +77,12 @@ pub struct ApiManifest {
     pub routes: Vec<RouteManifest>,
     /// Every credential a route's guard checks, by name.
     pub security_schemes: Vec<SecuritySchemeManifest>,
+    /// The body of every error answer when the app declares its own error
+    /// contract ([`ErrorContract`](crate::ErrorContract)); `None` for the
+    /// framework's problem document (`application/problem+json`,
+    /// [`PROBLEM_TYPE`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_body: Option<ContentManifest>,
 }
 
 /// A kind of credential, declared by the guards that check it
@@ -240,6 +249,19 @@ impl ApiManifest {
         description: Option<&str>,
         routes: impl IntoIterator<Item = &'a RouteMeta>,
     ) -> Result<ApiManifest, ManifestError> {
+        Self::answering(title, version, description, routes, None)
+    }
+
+    /// [`ApiManifest::build`] for an app whose errors are answered by
+    /// `errors`, its error contract: statuses and the error body as
+    /// answered.
+    pub(crate) fn answering<'a>(
+        title: &str,
+        version: &str,
+        description: Option<&str>,
+        routes: impl IntoIterator<Item = &'a RouteMeta>,
+        errors: Option<&dyn AnswersErrors>,
+    ) -> Result<ApiManifest, ManifestError> {
         let mut registry = Registry::default();
         let mut security_schemes: Vec<SecuritySchemeManifest> = Vec::new();
         let mut routes_out = Vec::new();
@@ -247,10 +269,14 @@ impl ApiManifest {
             for scheme in meta.inputs.iter().filter_map(|input| input.security) {
                 add_scheme(&mut security_schemes, scheme)?;
             }
-            let route = RouteManifest::new(meta, &mut registry);
+            let route = RouteManifest::new(meta, &mut registry, errors);
             check_files(&route, &registry)?;
             routes_out.push(route);
         }
+        let error_body = errors.map(|errors| {
+            let (media_type, schema) = errors.describe(&mut registry);
+            ContentManifest::new(ContentKind::Json, media_type, Some(schema))
+        });
         let types = named_types(&registry)?;
         Ok(ApiManifest {
             manifest_version: MANIFEST_VERSION,
@@ -260,6 +286,7 @@ impl ApiManifest {
             types,
             routes: routes_out,
             security_schemes,
+            error_body,
         })
     }
 
@@ -285,7 +312,7 @@ impl ApiManifest {
 }
 
 impl RouteManifest {
-    fn new(meta: &RouteMeta, registry: &mut Registry) -> Self {
+    fn new(meta: &RouteMeta, registry: &mut Registry, answers: Option<&dyn AnswersErrors>) -> Self {
         let path_params = meta
             .path_params
             .iter()
@@ -319,7 +346,7 @@ impl RouteManifest {
                 _ => {}
             }
         }
-        let errors = errors(meta, body.as_ref());
+        let errors = errors(meta, body.as_ref(), answers);
         let mut accessor: Vec<String> = meta
             .path
             .split('/')
@@ -399,7 +426,17 @@ fn reason(status: u16, otherwise: &'static str) -> &'static str {
 /// The framework's refusals the route may answer ([`RouteMeta::refusals`]),
 /// then the errors its inputs and handler declare, by status: a declared
 /// error's description replaces the refusals' at its status.
-fn errors(meta: &RouteMeta, body: Option<&BodyManifest>) -> Vec<ErrorManifest> {
+fn errors(
+    meta: &RouteMeta,
+    body: Option<&BodyManifest>,
+    answers: Option<&dyn AnswersErrors>,
+) -> Vec<ErrorManifest> {
+    // The status each error is answered with, by the app's contract.
+    let answered = |status: u16, refusal: Option<&Refusal>| match answers {
+        Some(answers) => StatusCode::from_u16(status)
+            .map_or(status, |raised| answers.status(raised, refusal).as_u16()),
+        None => status,
+    };
     let mut errors: BTreeMap<u16, String> = BTreeMap::new();
     for refused in meta.refusals().iter().filter(|refused| refused.per_route()) {
         let description = match body {
@@ -410,7 +447,9 @@ fn errors(meta: &RouteMeta, body: Option<&BodyManifest>) -> Vec<ErrorManifest> {
             }
             _ => refused.description.to_owned(),
         };
-        let said = errors.entry(refused.status).or_default();
+        let said = errors
+            .entry(answered(refused.status, Some(refused)))
+            .or_default();
         if !said.contains(&description) {
             if !said.is_empty() {
                 said.push(' ');
@@ -429,7 +468,7 @@ fn errors(meta: &RouteMeta, body: Option<&BodyManifest>) -> Vec<ErrorManifest> {
         } else {
             error.description.to_owned()
         };
-        errors.insert(error.status, description);
+        errors.insert(answered(error.status, None), description);
     }
     errors
         .into_iter()
