@@ -3,6 +3,7 @@
 
 mod body_stream;
 mod dto;
+mod error_contract;
 mod extractors;
 mod files;
 mod handler_model;
