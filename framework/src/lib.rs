@@ -134,7 +134,8 @@ pub use request::{RequestBody, RequestContext};
 #[cfg(feature = "askama")]
 pub use response::Html;
 pub use response::{
-    Created, Download, IntoResponse, Json, Redirect, Reply, SameSite, SetCookie, StreamedFile,
+    Created, Download, HandlerError, IntoResponse, Json, Redirect, Reply, SameSite, SetCookie,
+    StreamedFile,
 };
 pub use route::{Controller, Route};
 pub use router::BuildError;

@@ -139,6 +139,7 @@ mod tests {
             status: 200,
             responses: |_, _| Vec::new(),
             errors: &[],
+            answer_errors: Vec::new,
             summary: "",
             description: "",
             sdk: true,

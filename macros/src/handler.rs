@@ -246,6 +246,8 @@ fn route_meta(
         quote_spanned! {answer_span=> <#answer as ::framework::IntoResponse>::describe };
     let answer_status =
         quote_spanned! {answer_span=> <#answer as ::framework::IntoResponse>::DEFAULT_STATUS };
+    let answer_errors =
+        quote_spanned! {answer_span=> <#answer as ::framework::IntoResponse>::errors };
     quote! {
         ::framework::RouteMeta {
             controller: #controller,
@@ -262,6 +264,7 @@ fn route_meta(
             ),
             responses: #responses,
             errors: &[#(#error_metas),*],
+            answer_errors: #answer_errors,
             summary: #summary,
             description: #description,
             sdk: #sdk,

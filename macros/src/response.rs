@@ -30,12 +30,6 @@ fn derive(input: TokenStream) -> syn::Result<TokenStream> {
             "`#[derive(IntoResponse)]` is for an enum whose variants are answers: `enum Outcome { Done(Article), #[status(202)] Queued(Job) }`; a struct answers JSON with `#[dto]`",
         ));
     };
-    if !input.generics.params.is_empty() {
-        return Err(syn::Error::new_spanned(
-            &input.generics,
-            "an enum of answers cannot be generic; name each answer's type",
-        ));
-    }
     let variants = data
         .variants
         .iter()
@@ -44,8 +38,21 @@ fn derive(input: TokenStream) -> syn::Result<TokenStream> {
     let name = &input.ident;
     let describes = variants.iter().map(describe_variant);
     let arms = variants.iter().map(answer_arm);
+    // A generic enum answers when each variant's answer does.
+    let mut generics = input.generics.clone();
+    if !generics.params.is_empty() {
+        let where_clause = generics.make_where_clause();
+        for variant in &variants {
+            if let Some(ty) = &variant.answer {
+                where_clause
+                    .predicates
+                    .push(syn::parse_quote!(#ty: ::framework::IntoResponse));
+            }
+        }
+    }
+    let (impl_generics, type_generics, where_clause) = generics.split_for_impl();
     Ok(quote! {
-        impl ::framework::IntoResponse for #name {
+        impl #impl_generics ::framework::IntoResponse for #name #type_generics #where_clause {
             fn describe(
                 __status: u16,
                 __registry: &mut ::framework::__private::Registry,

@@ -160,9 +160,13 @@ pub struct RouteMeta {
     /// Describes every answer of the handler's return type
     /// (`<R as IntoResponse>::describe`), given [`RouteMeta::status`].
     pub responses: ResponsesFn,
-    /// The errors the handler documents (the framework's own, such as 400
-    /// for refused inputs, are added by the OpenAPI document).
+    /// The errors the route attribute documents (`errors(409 = "..")`; the
+    /// framework's refusals come from [`RouteMeta::refusals`]).
     pub errors: &'static [ErrorMeta],
+    /// The errors the handler's answer type documents of its own (a
+    /// `Result<T, E>`'s [`HandlerError`](crate::HandlerError)):
+    /// `<R as IntoResponse>::errors`.
+    pub answer_errors: fn() -> Vec<ErrorMeta>,
     /// First paragraph of the handler's doc comment.
     pub summary: &'static str,
     /// The rest of the handler's doc comment.
@@ -176,6 +180,32 @@ pub struct RouteMeta {
 pub type ResponsesFn = fn(u16, &mut crate::schema::Registry) -> Vec<ResponseManifest>;
 
 impl RouteMeta {
+    /// A `GET` route the framework serves itself (the OpenAPI document, the
+    /// docs page, health, metrics): no inputs, described by nothing, in no
+    /// SDK.
+    pub(crate) const fn framework_get(
+        handler: &'static str,
+        path: &'static str,
+        router_path: &'static str,
+    ) -> RouteMeta {
+        RouteMeta {
+            controller: "framework",
+            handler,
+            method: HttpMethod::Get,
+            path,
+            router_path,
+            path_params: &[],
+            inputs: &[],
+            status: 200,
+            responses: |_, _| Vec::new(),
+            errors: &[],
+            answer_errors: Vec::new,
+            summary: "",
+            description: "",
+            sdk: false,
+        }
+    }
+
     /// Whether any input of this route reads the request body.
     pub fn reads_body(&self) -> bool {
         self.inputs.iter().any(|input| input.reads_body)

@@ -14,24 +14,10 @@ pub(crate) use health::{HealthEndpoints, LIVENESS_ROUTE, READINESS_ROUTE};
 pub(crate) use metrics::{HttpMetrics, METRICS_ROUTE, Observed};
 pub use metrics::{METRICS_PATH, Metrics};
 
-use crate::describe::{HttpMethod, RouteMeta};
+use crate::describe::RouteMeta;
 
 /// The metadata of an operational `GET` route (`sdk: false`; never in a
 /// document).
 pub(crate) const fn operational_route(handler: &'static str, path: &'static str) -> RouteMeta {
-    RouteMeta {
-        controller: "framework",
-        handler,
-        method: HttpMethod::Get,
-        path,
-        router_path: path,
-        path_params: &[],
-        inputs: &[],
-        status: 200,
-        responses: |_, _| Vec::new(),
-        errors: &[],
-        summary: "",
-        description: "",
-        sdk: false,
-    }
+    RouteMeta::framework_get(handler, path, path)
 }

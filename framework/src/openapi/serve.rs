@@ -8,7 +8,7 @@ use http::{HeaderValue, StatusCode, header};
 
 use crate::{
     body::{Body, Response},
-    describe::{HttpMethod, RouteMeta},
+    describe::RouteMeta,
     error::ApiError,
 };
 
@@ -22,21 +22,7 @@ const fn builtin(
     path: &'static str,
     router_path: &'static str,
 ) -> RouteMeta {
-    RouteMeta {
-        controller: "framework",
-        handler,
-        method: HttpMethod::Get,
-        path,
-        router_path,
-        path_params: &[],
-        inputs: &[],
-        status: 200,
-        responses: |_, _| Vec::new(),
-        errors: &[],
-        summary: "",
-        description: "",
-        sdk: false,
-    }
+    RouteMeta::framework_get(handler, path, router_path)
 }
 
 pub(crate) static OPENAPI_ROUTE: RouteMeta = builtin("openapi", OPENAPI_PATH, OPENAPI_PATH);

@@ -31,7 +31,12 @@ pub use json::{describe_json, json_response};
 
 use http::StatusCode;
 
-use crate::{body::Response, describe::ResponseManifest, error::ApiError, schema::Registry};
+use crate::{
+    body::Response,
+    describe::{ErrorMeta, ResponseManifest},
+    error::ApiError,
+    schema::Registry,
+};
 
 /// A handler's answer.
 ///
@@ -43,8 +48,9 @@ use crate::{body::Response, describe::ResponseManifest, error::ApiError, schema:
 /// server-sent events; [`Redirect`] and
 /// [`Created<T>`] set `Location`; `()` answers `204 No Content`;
 /// [`Reply<T>`] adds headers and cookies to any answer; `Result<T, E>`
-/// answers `T` or the error (`E: Into<ApiError>`). An enum whose variants
-/// answer different statuses derives it: `#[derive(IntoResponse)]`.
+/// answers `T` or the error (`E: Into<ApiError>`, or a [`HandlerError`]
+/// that documents its own statuses). An enum whose variants answer
+/// different statuses derives it: `#[derive(IntoResponse)]`.
 ///
 /// `status` is the route's success status (`201` for `post`, `200`
 /// otherwise, or the route's `status = ..`); types with a status of their
@@ -76,6 +82,93 @@ pub trait IntoResponse {
 
     /// The response, using `status` unless the type has its own.
     fn into_response(self, status: StatusCode) -> Response;
+
+    /// The errors this type answers of its own, for the route's documents
+    /// (a `Result<T, E>`'s [`HandlerError::ERRORS`]); none unless it says.
+    fn errors() -> Vec<ErrorMeta> {
+        Vec::new()
+    }
+}
+
+/// The error type of a handler's `Result<T, E>`: what it answers, and the
+/// errors it documents, so a route's documents list them without the
+/// route repeating them (`errors(...)` on the route attribute stays for
+/// errors of other kinds). Every `E: Into<ApiError>` is one, documenting
+/// nothing; implement it for an error type of your own instead of
+/// `From<YourError> for ApiError`, and `?` converts into your type as
+/// usual.
+///
+/// ```
+/// use framework::{ErrorMeta, HandlerError, prelude::*};
+///
+/// /// What the store can fail with.
+/// enum StoreError { Missing, Busy }
+///
+/// /// What the article routes answer when they fail.
+/// enum ArticleError { NotFound(u32), Unavailable }
+///
+/// impl From<StoreError> for ArticleError {
+///     fn from(err: StoreError) -> Self {
+///         match err {
+///             StoreError::Missing => ArticleError::NotFound(0),
+///             StoreError::Busy => ArticleError::Unavailable,
+///         }
+///     }
+/// }
+///
+/// impl HandlerError for ArticleError {
+///     const ERRORS: &'static [ErrorMeta] = &[
+///         ErrorMeta::new(404, "No such article."),
+///         ErrorMeta::new(503, "The store is busy; retry."),
+///     ];
+///
+///     fn into_api_error(self) -> ApiError {
+///         match self {
+///             ArticleError::NotFound(id) => ApiError::not_found(format!("no article {id}")),
+///             ArticleError::Unavailable => ApiError::unavailable("the store is busy"),
+///         }
+///     }
+/// }
+///
+/// fn load(id: u32) -> Result<String, StoreError> {
+///     if id == 1 { Ok("one".to_owned()) } else { Err(StoreError::Missing) }
+/// }
+///
+/// struct Articles;
+///
+/// #[controller("articles")]
+/// impl Articles {
+///     #[typed_route::get(":id")]
+///     async fn at(&self, #[param] id: u32) -> Result<String, ArticleError> {
+///         Ok(load(id)?)
+///     }
+/// }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let app = App::builder().controller(Articles).build().unwrap();
+/// assert_eq!(app.test_client().get("/articles/2").send().await.status(), 404);
+/// let documented: Vec<u16> = app.manifest().routes[0].errors.iter().map(|error| error.status).collect();
+/// assert_eq!(documented, [400, 404, 503]);
+/// # });
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a handler's error",
+    label = "neither `Into<ApiError>` nor a `HandlerError`",
+    note = "implement `HandlerError` for it (its answer, and the errors it documents), or `From<{Self}> for ApiError`"
+)]
+pub trait HandlerError: Sized {
+    /// The errors it answers, for the documents of every route returning
+    /// it.
+    const ERRORS: &'static [ErrorMeta] = &[];
+
+    /// The error answered.
+    fn into_api_error(self) -> ApiError;
+}
+
+impl<E: Into<ApiError>> HandlerError for E {
+    fn into_api_error(self) -> ApiError {
+        self.into()
+    }
 }
 
 impl IntoResponse for () {
@@ -92,7 +185,7 @@ impl IntoResponse for () {
     }
 }
 
-impl<T: IntoResponse, E: Into<ApiError>> IntoResponse for Result<T, E> {
+impl<T: IntoResponse, E: HandlerError> IntoResponse for Result<T, E> {
     const DEFAULT_STATUS: Option<u16> = T::DEFAULT_STATUS;
 
     fn describe(status: u16, registry: &mut Registry) -> Vec<ResponseManifest> {
@@ -102,8 +195,14 @@ impl<T: IntoResponse, E: Into<ApiError>> IntoResponse for Result<T, E> {
     fn into_response(self, status: StatusCode) -> Response {
         match self {
             Ok(value) => value.into_response(status),
-            Err(err) => err.into().into_response(),
+            Err(err) => err.into_api_error().into_response(),
         }
+    }
+
+    fn errors() -> Vec<ErrorMeta> {
+        let mut errors = T::errors();
+        errors.extend_from_slice(E::ERRORS);
+        errors
     }
 }
 

@@ -72,4 +72,8 @@ impl<T: IntoResponse> IntoResponse for Reply<T> {
         }
         response
     }
+
+    fn errors() -> Vec<crate::describe::ErrorMeta> {
+        T::errors()
+    }
 }

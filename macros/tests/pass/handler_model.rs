@@ -46,6 +46,16 @@ enum Outcome {
     Nothing,
 }
 
+/// A generic enum of answers: each variant's answer type is a parameter.
+#[derive(IntoResponse)]
+enum Lookup<T> {
+    /// Found.
+    Found(T),
+    /// Not there (yet).
+    #[status(202)]
+    Pending,
+}
+
 struct Notes;
 
 #[controller("notes")]
@@ -93,9 +103,18 @@ impl Notes {
     async fn json(&self) -> Json<&'static str> {
         Json("a JSON string")
     }
+
+    #[typed_route::get("lookup")]
+    async fn lookup(&self) -> Lookup<Note> {
+        Lookup::Pending
+    }
 }
 
 fn main() {
     let app = App::builder().controller(Notes).build().unwrap();
-    assert_eq!(app.routes().len(), 8);
+    assert_eq!(app.routes().len(), 9);
+    let lookup = &app.manifest().routes[8];
+    let statuses: Vec<u16> = lookup.responses.iter().map(|answer| answer.status).collect();
+    assert_eq!(statuses, [200, 202]);
+    let _ = Lookup::Found(Note { text: String::new() });
 }

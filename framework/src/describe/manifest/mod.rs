@@ -59,7 +59,7 @@ pub const PROBLEM_TYPE: &str = "Problem";
 /// assert_eq!(create.accessor, ["notes", "create"]);
 /// assert_eq!(manifest.types[0].name, "Note");
 /// let statuses: Vec<u16> = create.errors.iter().map(|error| error.status).collect();
-/// assert_eq!(statuses, [400, 409, 413, 415]);
+/// assert_eq!(statuses, [400, 408, 409, 413, 415]);
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ApiManifest {
@@ -460,8 +460,9 @@ fn errors(
     let declared = meta
         .inputs
         .iter()
-        .flat_map(|input| input.errors)
-        .chain(meta.errors);
+        .flat_map(|input| input.errors.iter().copied())
+        .chain((meta.answer_errors)())
+        .chain(meta.errors.iter().copied());
     for error in declared {
         let description = if error.description.is_empty() {
             reason(error.status, "Error").to_owned()
