@@ -2,7 +2,7 @@
 //! client, and what each one tells the manifest and the OpenAPI document.
 
 use framework::prelude::*;
-use framework::{ContentKind, ErrorMeta, InputMeta, RequestContext, SecurityMeta};
+use framework::{ContentKind, ErrorMeta, InputMeta, RequestContext, SecurityMeta, StateMeta};
 
 #[dto]
 #[derive(Debug, PartialEq)]
@@ -49,6 +49,7 @@ static ADMIN: SecurityMeta = SecurityMeta::bearer("admin", "An administrator's t
 impl FromRequestParts for Admin {
     const INPUT: InputMeta = InputMeta::request()
         .with_security(&ADMIN)
+        .with_state(&[StateMeta::of::<Tokens>])
         .with_errors(&[ErrorMeta::new(401, "No valid admin token.")]);
 
     async fn from_request_parts(cx: &mut RequestContext) -> Result<Self, ApiError> {
