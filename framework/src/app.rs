@@ -298,7 +298,11 @@ impl AppBuilder {
         for endpoint in &self.endpoints {
             for input in endpoint.meta.inputs {
                 for need in input.states.iter().map(|state| state()) {
-                    if self.states.iter().any(|given| given.type_id == need.type_id) {
+                    if self
+                        .states
+                        .iter()
+                        .any(|given| given.type_id == need.type_id)
+                    {
                         continue;
                     }
                     let registered = self.states.iter().find(|given| {
@@ -750,7 +754,10 @@ mod tests {
             }
         );
         let message = err.to_string();
-        assert!(message.contains("GET /accounts/me (Accounts::me)"), "{message}");
+        assert!(
+            message.contains("GET /accounts/me (Accounts::me)"),
+            "{message}"
+        );
         assert!(message.contains("`Result<Signed, ApiError>`"), "{message}");
         assert!(message.contains(std::any::type_name::<Jwt>()), "{message}");
         assert!(message.contains(".state(value)"), "{message}");
