@@ -15,7 +15,7 @@ use http_body_util::BodyExt;
 
 use crate::{
     body::{BoxError, Response},
-    describe::RouteMeta,
+    describe::{RouteMeta, StateMeta},
     dispatch::{AnswerHook, Records, ResponseFuture},
     error::{ApiError, ErrorAnswers, ErrorContract},
     manifest::ApiManifest,
@@ -26,7 +26,7 @@ use crate::{
     openapi::{DOCS_ASSET_ROUTE, DOCS_ROUTE, Docs, OPENAPI_ROUTE, OpenApiDocument},
     request::{RequestContext, Shared},
     route::{BoxFuture, Controller},
-    router::{BuildError, Lookup, Router},
+    router::{BuildError, Lookup, Router, describe},
     shutdown::Shutdown,
 };
 
@@ -73,6 +73,9 @@ struct Endpoint {
 pub struct AppBuilder {
     endpoints: Vec<Endpoint>,
     shared: Shared,
+    /// The types given to [`AppBuilder::state`], which the routes' inputs
+    /// are checked against.
+    states: Vec<StateMeta>,
     document: Option<OpenApiDocument>,
     serve_docs: bool,
     health: Option<Health>,
@@ -112,11 +115,19 @@ impl AppBuilder {
 
     /// Shares `value` with every extractor, which reads it with
     /// [`RequestContext::state`] (a guard's token store, say); one value
-    /// per type, a second replaces the first.
+    /// per type, a second replaces the first. The state is found by its
+    /// exact type: `Arc<T>` and `T` are two different states.
+    ///
+    /// [`build`](Self::build) refuses an app one of whose routes takes an
+    /// input reading state it was not given (as the input declares with
+    /// [`InputMeta::with_state`](crate::InputMeta::with_state)).
     pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
         self.shared
             .states
             .insert(std::any::TypeId::of::<T>(), Arc::new(value));
+        let state = StateMeta::of::<T>();
+        self.states.retain(|given| given.type_id != state.type_id);
+        self.states.push(state);
         self
     }
 
@@ -174,8 +185,51 @@ impl AppBuilder {
 
     /// Builds the route table and the manifest (and, unless
     /// [`without_docs`](Self::without_docs), the OpenAPI document), refusing
-    /// conflicting routes and ambiguous type names.
+    /// conflicting routes, ambiguous type names and routes whose inputs
+    /// read app state the app was not given ([`BuildError::MissingState`]).
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// use framework::{BuildError, InputMeta, RequestContext, StateMeta};
+    ///
+    /// struct Jwt { secret: String }
+    ///
+    /// /// A guard that reads the app's `Jwt`, and says so.
+    /// struct Signed;
+    ///
+    /// impl FromRequestParts for Signed {
+    ///     const INPUT: InputMeta = InputMeta::request().with_state(&[StateMeta::of::<Jwt>]);
+    ///
+    ///     async fn from_request_parts(cx: &mut RequestContext) -> Result<Self, ApiError> {
+    ///         let _jwt = cx.state::<Jwt>()?;
+    ///         Ok(Signed)
+    ///     }
+    /// }
+    ///
+    /// struct Me;
+    ///
+    /// #[controller("me")]
+    /// impl Me {
+    ///     #[typed_route::get("")]
+    ///     async fn me(&self, _signed: Signed) -> &'static str { "signed" }
+    /// }
+    ///
+    /// // Given an `Arc<Jwt>` where a `Jwt` is read: refused.
+    /// let refused = App::builder()
+    ///     .controller(Me)
+    ///     .state(std::sync::Arc::new(Jwt { secret: "s".into() }))
+    ///     .build()
+    ///     .unwrap_err();
+    /// assert!(matches!(refused, BuildError::MissingState { .. }));
+    ///
+    /// App::builder()
+    ///     .controller(Me)
+    ///     .state(Jwt { secret: "s".into() })
+    ///     .build()
+    ///     .unwrap();
+    /// ```
     pub fn build(mut self) -> Result<App, BuildError> {
+        self.check_states()?;
         let document = self
             .document
             .take()
@@ -248,6 +302,38 @@ impl AppBuilder {
                 errors: self.errors,
             }),
         })
+    }
+
+    /// Refuses a route one of whose inputs reads app state the app was not
+    /// given: found now, not as a `500` on every request of the route.
+    fn check_states(&self) -> Result<(), BuildError> {
+        for endpoint in &self.endpoints {
+            for input in endpoint.meta.inputs {
+                for need in input.states.iter().map(|state| state()) {
+                    if self
+                        .states
+                        .iter()
+                        .any(|given| given.type_id == need.type_id)
+                    {
+                        continue;
+                    }
+                    let registered = self.states.iter().find(|given| {
+                        given.arc_type_id == need.type_id || need.arc_type_id == given.type_id
+                    });
+                    let input = match input.argument_type {
+                        "" => "an input",
+                        written => written,
+                    };
+                    return Err(BuildError::MissingState {
+                        route: describe(endpoint.meta),
+                        input: input.to_owned(),
+                        type_name: need.type_name.to_owned(),
+                        registered: registered.map(|given| given.type_name.to_owned()),
+                    });
+                }
+            }
+        }
+        Ok(())
     }
 
     fn add_health(&mut self, health: Health) {
@@ -361,6 +447,7 @@ impl App {
                 #[cfg(feature = "ws")]
                 sockets: Default::default(),
             },
+            states: Vec::new(),
             document: None,
             serve_docs: true,
             health: None,
@@ -638,5 +725,86 @@ where
 
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
         self.dispatch(request, ())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::prelude::*;
+    use crate::{BuildError, InputMeta, RequestContext, StateMeta};
+
+    struct Jwt;
+
+    /// A guard reading the app's `Jwt`, as declared.
+    struct Signed;
+
+    impl FromRequestParts for Signed {
+        const INPUT: InputMeta = InputMeta::request().with_state(&[StateMeta::of::<Jwt>]);
+
+        async fn from_request_parts(cx: &mut RequestContext) -> Result<Self, ApiError> {
+            cx.state::<Jwt>().map(|_| Signed)
+        }
+    }
+
+    struct Accounts;
+
+    #[controller("accounts")]
+    impl Accounts {
+        #[typed_route::get("me")]
+        async fn me(&self, _signed: Result<Signed, ApiError>) -> &'static str {
+            "signed"
+        }
+    }
+
+    #[test]
+    fn refuses_a_route_reading_state_the_app_was_not_given() {
+        let err = App::builder().controller(Accounts).build().unwrap_err();
+        assert_eq!(
+            err,
+            BuildError::MissingState {
+                route: "GET /accounts/me (Accounts::me)".into(),
+                input: "Result<Signed, ApiError>".into(),
+                type_name: std::any::type_name::<Jwt>().into(),
+                registered: None,
+            }
+        );
+        let message = err.to_string();
+        assert!(
+            message.contains("GET /accounts/me (Accounts::me)"),
+            "{message}"
+        );
+        assert!(message.contains("`Result<Signed, ApiError>`"), "{message}");
+        assert!(message.contains(std::any::type_name::<Jwt>()), "{message}");
+        assert!(message.contains(".state(value)"), "{message}");
+    }
+
+    #[test]
+    fn says_when_the_app_was_given_the_state_in_an_arc() {
+        let err = App::builder()
+            .controller(Accounts)
+            .state(Arc::new(Jwt))
+            .build()
+            .unwrap_err();
+        let BuildError::MissingState { registered, .. } = &err else {
+            panic!("expected a missing state, got {err}");
+        };
+        assert_eq!(
+            registered.as_deref(),
+            Some(std::any::type_name::<Arc<Jwt>>())
+        );
+        assert!(err.to_string().contains("`Arc<T>` and `T` are different"));
+    }
+
+    #[tokio::test]
+    async fn builds_and_serves_once_given_the_state() {
+        let app = App::builder()
+            .controller(Accounts)
+            .state(Jwt)
+            .build()
+            .unwrap();
+        let response = app.test_client().get("/accounts/me").send().await;
+        assert_eq!(response.text(), "signed");
     }
 }

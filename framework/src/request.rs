@@ -84,11 +84,18 @@ impl RequestContext {
     }
 
     /// A value given to [`AppBuilder::state`](crate::AppBuilder::state),
-    /// e.g. the store a guard looks tokens up in.
+    /// e.g. the store a guard looks tokens up in. `T` is the exact type
+    /// given: a value given as `Arc<T>` is read as `Arc<T>`.
+    ///
+    /// An extractor declares the types it reads here in its `INPUT`
+    /// ([`InputMeta::with_state`](crate::InputMeta::with_state)), and
+    /// [`AppBuilder::build`](crate::AppBuilder::build) then refuses an app
+    /// that lacks one, naming the route, the extractor and the type.
     ///
     /// # Errors
     /// `500 internal_error` when the app was built without such a value (the
-    /// detail, naming the type, goes to the log).
+    /// detail, naming the type, goes to the log): only for a type the
+    /// extractor did not declare.
     pub fn state<T: Send + Sync + 'static>(&self) -> Result<&T, ApiError> {
         self.find_state::<T>().ok_or_else(|| {
             ApiError::internal(format_args!(

@@ -29,6 +29,42 @@ pub enum BuildError {
         /// What the router said about it.
         reason: String,
     },
+    /// An input of a route reads app state (as its
+    /// [`InputMeta::states`](crate::InputMeta::states) declare) that the
+    /// app was not given with [`AppBuilder::state`](crate::AppBuilder::state):
+    /// every request of the route would answer `500`.
+    #[error("{}", missing_state(route, input, type_name, registered.as_deref()))]
+    MissingState {
+        /// The route: `GET /me (Accounts::me)`.
+        route: String,
+        /// The argument reading the state, as the handler writes its type:
+        /// `CurrentUser`.
+        input: String,
+        /// The state's type: `std::any::type_name` of what the input reads.
+        type_name: String,
+        /// The type the app was given instead, when it differs only by an
+        /// `Arc`: `alloc::sync::Arc<app::Jwt>` for `app::Jwt`, or the
+        /// reverse.
+        registered: Option<String>,
+    },
+}
+
+/// What [`BuildError::MissingState`] says: what is missing, where, and what
+/// to write.
+fn missing_state(route: &str, input: &str, type_name: &str, registered: Option<&str>) -> String {
+    let mut message = format!(
+        "route {route}: its argument `{input}` reads app state of type `{type_name}`, \
+         which the app was not given; add `.state(value)` with a value of exactly \
+         that type to `App::builder()`"
+    );
+    if let Some(registered) = registered {
+        message.push_str(&format!(
+            " (it was given `{registered}` instead, another type: `Arc<T>` and `T` \
+             are different states; give it the type the argument reads, or have \
+             `{input}` read and declare `{registered}`)"
+        ));
+    }
+    message
 }
 
 /// The outcome of looking a request up.
@@ -51,7 +87,8 @@ pub(crate) struct Router {
     trees: [matchit::Router<usize>; HttpMethod::ALL.len()],
 }
 
-fn describe(meta: &RouteMeta) -> String {
+/// A route in build errors: `PUT /a/:id (Controller::handler)`.
+pub(crate) fn describe(meta: &RouteMeta) -> String {
     format!("{} {} ({})", meta.method, meta.path, meta.qualified_name())
 }
 

@@ -279,16 +279,34 @@ fn input_metas(args: &[Arg]) -> Vec<TokenStream> {
         .rposition(|arg| matches!(arg, Arg::Extractor { .. }));
     args.iter()
         .enumerate()
-        .filter_map(|(index, arg)| match arg {
-            Arg::Extractor { ty } if Some(index) == last => {
-                Some(quote_spanned! {ty.span()=> <#ty as ::framework::FromRequest<_>>::INPUT })
-            }
-            Arg::Extractor { ty } => {
-                Some(quote_spanned! {ty.span()=> <#ty as ::framework::FromRequestParts>::INPUT })
-            }
-            Arg::Param { .. } => None,
+        .filter_map(|(index, arg)| {
+            let Arg::Extractor { ty } = arg else {
+                return None;
+            };
+            let input = if Some(index) == last {
+                quote_spanned! {ty.span()=> <#ty as ::framework::FromRequest<_>>::INPUT }
+            } else {
+                quote_spanned! {ty.span()=> <#ty as ::framework::FromRequestParts>::INPUT }
+            };
+            let written = type_text(ty);
+            Some(quote! { ::framework::__private::named_input(#input, #written) })
         })
         .collect()
+}
+
+/// A type as the handler writes it, for build errors: `TypedQuery<Listing>`
+/// (the token stream's spaces taken out around `<`, `>`, `::`, `,` and `&`).
+fn type_text(ty: &Type) -> String {
+    quote!(#ty)
+        .to_string()
+        .replace(" :: ", "::")
+        .replace(":: ", "::")
+        .replace(" < ", "<")
+        .replace("< ", "<")
+        .replace(" <", "<")
+        .replace(" >", ">")
+        .replace(" ,", ",")
+        .replace("& ", "&")
 }
 
 /// A check at compile time, reported at the route attribute, that a route

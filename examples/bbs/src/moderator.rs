@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use framework::prelude::*;
-use framework::{ErrorMeta, InputMeta, RequestContext, SecurityMeta};
+use framework::{ErrorMeta, InputMeta, RequestContext, SecurityMeta, StateMeta};
 use subtle::ConstantTimeEq;
 
 /// The environment variable that holds the moderators' token.
@@ -78,6 +78,7 @@ pub struct Moderator(());
 impl FromRequestParts for Moderator {
     const INPUT: InputMeta = InputMeta::request()
         .with_security(&MODERATOR)
+        .with_state(&[StateMeta::of::<ModeratorToken>])
         .with_errors(&[
             ErrorMeta::new(401, "No moderator token, or a wrong one, was sent."),
             ErrorMeta::new(

@@ -1,7 +1,9 @@
 //! What a handler argument reads ([`InputMeta`]): which part of the
-//! request, its schema, the credential it needs and the errors it may
-//! answer. Each extractor declares its own (`FromRequestParts::INPUT`,
+//! request, its schema, the credential it needs, the app state it reads
+//! ([`StateMeta`]) and the errors it may answer. Each extractor declares its own (`FromRequestParts::INPUT`,
 //! `FromRequest::INPUT`).
+
+use std::any::TypeId;
 
 use super::{ContentKind, ErrorMeta, SecurityMeta};
 use crate::error::refusal::{self, Refusal};
@@ -87,6 +89,64 @@ pub struct InputMeta {
     pub errors: &'static [ErrorMeta],
     /// For a WebSocket handshake: the messages each side sends.
     pub messages: Option<MessagesMeta>,
+    /// The app state it reads with [`RequestContext::state`](crate::RequestContext::state),
+    /// which [`AppBuilder::build`](crate::AppBuilder::build) requires the
+    /// app to have: set with [`InputMeta::with_state`].
+    pub states: &'static [StateFn],
+    /// The argument's type as the handler writes it (`TypedQuery<Listing>`),
+    /// set by `#[controller]`, for build errors; empty elsewhere.
+    pub(crate) argument_type: &'static str,
+}
+
+/// A type of app state an input reads: what
+/// [`AppBuilder::state`](crate::AppBuilder::state) must have been given
+/// for the input to work. Listed in [`InputMeta::states`] as
+/// `StateMeta::of::<T>`, a function, because a type's [`TypeId`] cannot be
+/// taken in `const` context.
+///
+/// ```
+/// use framework::StateMeta;
+///
+/// struct Tokens;
+///
+/// let need = StateMeta::of::<Tokens>();
+/// assert!(need.type_name.ends_with("Tokens"));
+/// assert_ne!(need, StateMeta::of::<std::sync::Arc<Tokens>>());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StateMeta {
+    /// The state's type, as [`RequestContext::state`](crate::RequestContext::state)
+    /// looks it up.
+    pub type_id: TypeId,
+    /// Its name, for error messages: `std::any::type_name::<T>()`.
+    pub type_name: &'static str,
+    /// The type `Arc<T>`, to tell a user who gave `Arc<T>` where `T` is
+    /// read (or the reverse) what differs.
+    pub(crate) arc_type_id: TypeId,
+}
+
+impl StateMeta {
+    /// The state of type `T`; `StateMeta::of::<T>` is what
+    /// [`InputMeta::with_state`] lists.
+    pub fn of<T: Send + Sync + 'static>() -> Self {
+        StateMeta {
+            type_id: TypeId::of::<T>(),
+            type_name: std::any::type_name::<T>(),
+            arc_type_id: TypeId::of::<std::sync::Arc<T>>(),
+        }
+    }
+}
+
+/// Describes a state type an input reads: `StateMeta::of::<T>`.
+pub type StateFn = fn() -> StateMeta;
+
+/// `input`, recorded as the argument of type `argument_type` (as the
+/// handler writes it). Called by the code `#[controller]` generates.
+#[doc(hidden)]
+pub const fn named_input(mut input: InputMeta, argument_type: &'static str) -> InputMeta {
+    input.argument_type = argument_type;
+    input
 }
 
 /// The messages of a WebSocket route: what the client sends and what the
@@ -113,6 +173,8 @@ impl InputMeta {
             refusals: &[],
             errors: &[],
             messages: None,
+            states: &[],
+            argument_type: "",
         }
     }
 
@@ -152,10 +214,8 @@ impl InputMeta {
             reads_body: true,
             schema,
             content: Some((content, media_type)),
-            security: None,
             refusals,
-            errors: &[],
-            messages: None,
+            ..Self::request()
         }
     }
 
@@ -203,6 +263,25 @@ impl InputMeta {
     /// Adds errors this input may answer (a guard's `401`, `403` ...).
     pub const fn with_errors(mut self, errors: &'static [ErrorMeta]) -> Self {
         self.errors = errors;
+        self
+    }
+
+    /// The app state this input reads with
+    /// [`RequestContext::state`](crate::RequestContext::state): an app
+    /// whose routes take this input builds only when it was given each of
+    /// these types with [`AppBuilder::state`](crate::AppBuilder::state),
+    /// exactly (`Arc<T>` and `T` are different types).
+    ///
+    /// ```
+    /// use framework::{InputMeta, StateMeta};
+    ///
+    /// struct Tokens;
+    ///
+    /// const INPUT: InputMeta = InputMeta::request().with_state(&[StateMeta::of::<Tokens>]);
+    /// assert_eq!((INPUT.states[0])(), StateMeta::of::<Tokens>());
+    /// ```
+    pub const fn with_state(mut self, states: &'static [StateFn]) -> Self {
+        self.states = states;
         self
     }
 }

@@ -4,7 +4,7 @@
 //! A route is described by its [`RouteMeta`] (method, path, path
 //! parameters, documented errors), the [`InputMeta`] of each handler
 //! argument (which part of the request it reads, the [`SecurityMeta`] of
-//! the credential it needs), and the [`ResponseManifest`]s of its answers.
+//! the credential it needs, the [`StateMeta`] of the app state it reads), and the [`ResponseManifest`]s of its answers.
 //! `#[controller]` builds them at compile time from the extractors'
 //! `INPUT` and the return type's `IntoResponse::describe`; nobody writes
 //! them by hand.
@@ -27,7 +27,7 @@ mod security;
 
 pub use answer::{ContentManifest, HeaderManifest, ResponseManifest};
 pub use content::ContentKind;
-pub use input::{InputKind, InputMeta, MessagesMeta, SchemaFn};
+pub use input::{InputKind, InputMeta, MessagesMeta, SchemaFn, StateFn, StateMeta, named_input};
 pub use route::{
     ErrorMeta, HttpMethod, PathParamMeta, ResponsesFn, RouteMeta, check_websocket_route,
 };

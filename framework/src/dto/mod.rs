@@ -57,8 +57,9 @@ use crate::schema::ToSchema;
 /// assert!(vec![1u32, 2].is_valid());
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be validated",
-    label = "declare it with `#[dto]`"
+    message = "`{Self}` is not a DTO: declare it with `#[dto]`",
+    label = "declare it with `#[dto]`",
+    note = "`#[dto]` on a struct or enum gives it serde, a schema and validation from one declaration"
 )]
 pub trait Validate {
     /// Whether every constraint holds.
@@ -87,12 +88,15 @@ pub trait Validate {
     label = "declare it with `#[dto]`",
     note = "`#[dto]` on a struct or enum gives it serde, a schema and validation from one declaration"
 )]
+// `Validate` comes first: the compiler reports a type's missing traits in
+// the order of these bounds, and `Validate`'s message is the one that says
+// to write `#[dto]` (serde's would suggest deriving `Serialize`).
 pub trait Dto:
-    Serialize + DeserializeOwned + Validate + ToSchema + WriteJson + Send + 'static
+    Validate + ToSchema + WriteJson + Serialize + DeserializeOwned + Send + 'static
 {
 }
 
-impl<T: Serialize + DeserializeOwned + Validate + ToSchema + WriteJson + Send + 'static> Dto for T {}
+impl<T: Validate + ToSchema + WriteJson + Serialize + DeserializeOwned + Send + 'static> Dto for T {}
 
 macro_rules! always_valid {
     ($($ty:ty),*) => {$(

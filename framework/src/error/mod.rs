@@ -157,6 +157,90 @@ fn abridged(value: &serde_json::Value, depth: usize) -> serde_json::Value {
 /// let response = err.into_response();
 /// assert_eq!(response.headers()["content-type"], "application/problem+json");
 /// ```
+///
+/// # Errors of other crates (`sqlx::Error`, ...)
+///
+/// `impl From<sqlx::Error> for ApiError` cannot be written in an app: both
+/// the trait's type and the error are foreign (the orphan rule). Give the
+/// app an error type of its own that converts from the foreign error and
+/// into `ApiError`; handlers return `Result<T, AppError>` and use `?`. The
+/// conversion decides what a client sees; typically, for a database:
+///
+/// - row not found (`sqlx::Error::RowNotFound`) -> `404`
+///   ([`ApiError::not_found`]),
+/// - a unique or foreign-key violation (`sqlx::Error::Database` whose
+///   `kind()` is `UniqueViolation` / `ForeignKeyViolation`) -> `409`
+///   ([`ApiError::conflict`]),
+/// - the pool timed out or is closed, an I/O error
+///   (`PoolTimedOut`, `PoolClosed`, `Io`) -> `503` with `Retry-After`
+///   ([`ApiError::unavailable`]),
+/// - anything else -> `500` ([`ApiError::internal`], whose detail is
+///   logged, never sent).
+///
+/// Here `DbError` stands in for `sqlx::Error`:
+///
+/// ```
+/// use framework::prelude::*;
+///
+/// /// Stands in for `sqlx::Error`, an error type of another crate.
+/// #[derive(Debug)]
+/// enum DbError { RowNotFound, UniqueViolation(&'static str), PoolTimedOut, Protocol(String) }
+///
+/// impl std::fmt::Display for DbError {
+///     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+///         write!(f, "{self:?}")
+///     }
+/// }
+///
+/// /// The app's own error: converts from the database's, into `ApiError`.
+/// struct AppError(ApiError);
+///
+/// impl From<DbError> for AppError {
+///     fn from(err: DbError) -> Self {
+///         AppError(match err {
+///             DbError::RowNotFound => ApiError::not_found("no such article"),
+///             DbError::UniqueViolation(what) => ApiError::conflict(format!("{what} is taken")),
+///             DbError::PoolTimedOut => ApiError::unavailable("the database is busy"),
+///             other => ApiError::internal(other),
+///         })
+///     }
+/// }
+///
+/// impl From<AppError> for ApiError {
+///     fn from(err: AppError) -> Self { err.0 }
+/// }
+///
+/// fn find_article(id: u64) -> Result<String, DbError> {
+///     match id {
+///         1 => Ok("hello".to_owned()),
+///         2 => Err(DbError::PoolTimedOut),
+///         _ => Err(DbError::RowNotFound),
+///     }
+/// }
+///
+/// struct Articles;
+///
+/// #[controller("articles")]
+/// impl Articles {
+///     #[typed_route::get(":id")]
+///     async fn at(&self, #[param] id: u64) -> Result<String, AppError> {
+///         Ok(find_article(id)?)
+///     }
+/// }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let app = App::builder().controller(Articles).build().unwrap();
+/// assert_eq!(app.test_client().get("/articles/1").send().await.text(), "hello");
+/// assert_eq!(app.test_client().get("/articles/2").send().await.status(), 503);
+/// assert_eq!(app.test_client().get("/articles/3").send().await.status(), 404);
+/// # });
+/// ```
+///
+/// Where one call needs no mapping of its own, `.map_err(ApiError::internal)?`
+/// answers `500` and logs the error; an extension trait in the app
+/// (`trait OrApiError<T> { fn or_api(self) -> Result<T, ApiError>; }`
+/// implemented for `Result<T, sqlx::Error>`) does the same as `AppError`
+/// for handlers that return `Result<T, ApiError>`.
 #[derive(Clone, Debug, thiserror::Error)]
 #[error("{status} {code}: {message}")]
 pub struct ApiError {

@@ -52,13 +52,15 @@ use crate::{describe::InputMeta, error::ApiError, request::RequestContext};
 /// Path parameters are marked `#[param]` instead.
 ///
 /// Extraction may be async: a guard can look a token up in a database it
-/// reads with [`RequestContext::state`]. A refusal answers the guard's own
-/// [`ApiError`]; validation refusals of several inputs are reported
-/// together in one `400`.
+/// reads with [`RequestContext::state`], declaring the state's type in its
+/// `INPUT` ([`InputMeta::with_state`]) so that
+/// [`AppBuilder::build`](crate::AppBuilder::build) refuses an app that was
+/// not given it. A refusal answers the guard's own [`ApiError`]; validation
+/// refusals of several inputs are reported together in one `400`.
 ///
 /// ```
 /// use framework::prelude::*;
-/// use framework::{ErrorMeta, InputMeta, RequestContext, SecurityMeta};
+/// use framework::{BuildError, ErrorMeta, InputMeta, RequestContext, SecurityMeta, StateMeta};
 ///
 /// /// The account behind `Authorization: Bearer <token>`.
 /// struct CurrentUser { name: String }
@@ -70,6 +72,7 @@ use crate::{describe::InputMeta, error::ApiError, request::RequestContext};
 /// impl FromRequestParts for CurrentUser {
 ///     const INPUT: InputMeta = InputMeta::request()
 ///         .with_security(&USER_TOKEN)
+///         .with_state(&[StateMeta::of::<Tokens>])
 ///         .with_errors(&[ErrorMeta::new(401, "No valid token.")]);
 ///
 ///     async fn from_request_parts(cx: &mut RequestContext) -> Result<Self, ApiError> {
@@ -102,6 +105,10 @@ use crate::{describe::InputMeta, error::ApiError, request::RequestContext};
 /// assert_eq!(refused.status(), 401);
 /// assert_eq!(refused.headers()["www-authenticate"], "Bearer");
 /// # });
+///
+/// // Without the `Tokens` the guard reads, the app is not built.
+/// let missing = App::builder().controller(Me).build().unwrap_err();
+/// assert!(matches!(missing, BuildError::MissingState { .. }));
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be read from the request's head",

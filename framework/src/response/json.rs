@@ -13,7 +13,8 @@ use crate::{
     schema::{Registry, ToSchema},
 };
 
-/// The media type of JSON answers.
+/// The media type of JSON answers: no `charset` parameter, as RFC 8259
+/// defines none (see [`Json`]).
 const JSON: &str = "application/json";
 
 /// A JSON answer of any serializable type with a schema, for types that do
@@ -28,6 +29,25 @@ const JSON: &str = "application/json";
 /// let response = Json("hi").into_response(StatusCode::OK);
 /// assert_eq!(response.headers()["content-type"], "application/json");
 /// ```
+///
+/// # Media type: `application/json`, without `charset`
+///
+/// Every JSON answer (`Json<T>`, `#[dto]` types, collections, numbers) is
+/// labelled `application/json` and nothing more, deliberately:
+///
+/// - RFC 8259 (section 11) registers `application/json` with *no* `charset`
+///   parameter ("adding one really has no effect on compliant
+///   recipients"), and section 8.1 requires JSON exchanged between systems
+///   to be UTF-8, which is what the framework writes.
+/// - axum's `Json` and actix-web's `HttpResponseBuilder::json` send the
+///   same `application/json` (`mime::APPLICATION_JSON`), so clients and
+///   tests written against them see the same header here.
+/// - Text answers differ: `text/plain; charset=utf-8` and `text/html;
+///   charset=utf-8` say their charset because a `text/*` type without one
+///   does not mean UTF-8.
+///
+/// A client that wants a charset to decode with should assume UTF-8 for
+/// `application/json`, as the RFC says.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Json<T>(pub T);
 

@@ -2,7 +2,9 @@
 //! client, and what each one tells the manifest and the OpenAPI document.
 
 use framework::prelude::*;
-use framework::{ContentKind, ErrorMeta, InputMeta, RequestContext, SecurityMeta};
+use framework::{
+    BuildError, ContentKind, ErrorMeta, InputMeta, RequestContext, SecurityMeta, StateMeta,
+};
 
 #[dto]
 #[derive(Debug, PartialEq)]
@@ -49,6 +51,7 @@ static ADMIN: SecurityMeta = SecurityMeta::bearer("admin", "An administrator's t
 impl FromRequestParts for Admin {
     const INPUT: InputMeta = InputMeta::request()
         .with_security(&ADMIN)
+        .with_state(&[StateMeta::of::<Tokens>])
         .with_errors(&[ErrorMeta::new(401, "No valid admin token.")]);
 
     async fn from_request_parts(cx: &mut RequestContext) -> Result<Self, ApiError> {
@@ -289,17 +292,22 @@ async fn a_guard_runs_before_the_body_is_read() {
 }
 
 #[tokio::test]
-async fn a_guard_without_its_state_is_a_500() {
-    let app = App::builder().controller(Notes).build().unwrap();
-    let response = app
-        .test_client()
-        .delete("/notes/admin/7")
-        .header("authorization", "Bearer root")
-        .json(&serde_json::json!({ "text": "bye" }))
-        .send()
-        .await;
-    assert_eq!(response.status(), 500);
-    assert_eq!(response.problem().code, "internal_error");
+async fn a_guard_without_its_state_is_not_built() {
+    let err = App::builder().controller(Notes).build().unwrap_err();
+    let BuildError::MissingState {
+        route,
+        input,
+        type_name,
+        registered,
+    } = &err
+    else {
+        panic!("expected a missing state, got {err}");
+    };
+    assert_eq!(route, "DELETE /notes/admin/:id (Notes::erase)");
+    assert_eq!(input, "Admin");
+    assert_eq!(type_name, std::any::type_name::<Tokens>());
+    assert_eq!(registered, &None);
+    assert!(err.to_string().contains(".state(value)"), "{err}");
 }
 
 #[tokio::test]
@@ -514,6 +522,7 @@ fn the_document_shows_schemes_media_types_and_headers() {
 async fn without_docs_no_document_is_served() {
     let app = App::builder()
         .controller(Notes)
+        .state(Tokens(vec!["root"]))
         .without_docs()
         .build()
         .unwrap();
