@@ -32,6 +32,13 @@ pub use types::*;
 pub use bytes::Bytes;
 
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
+{%- if error_body %}
+{%- if let Some(body) = error_alias %}
+
+/// The body of every error answer: the app's own error contract.
+pub type ErrorBody = {{ body }};
+{%- endif %}
+{%- else %}
 
 /// The server's error body (RFC 9457 problem document).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -63,11 +70,23 @@ pub struct ValidationIssue {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<serde_json::Value>,
 }
+{%- endif %}
 
 /// Why a call failed.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
+{%- if error_body %}
+    /// The server answered with an error the route documents, with the
+    /// app's error body.
+    #[error("HTTP {status}: {}", serde_json::to_string(body).unwrap_or_default())]
+    Api {
+        /// The HTTP status.
+        status: u16,
+        /// The app's error body.
+        body: Box<ErrorBody>,
+    },
+{%- else %}
     /// The server answered with an error the route documents.
     #[error("HTTP {status} {}: {}", problem.code, problem.detail)]
     Api {
@@ -76,6 +95,7 @@ pub enum Error {
         /// The problem document.
         problem: Box<Problem>,
     },
+{%- endif %}
     /// The server answered with a status the route does not document.
     #[error("unexpected HTTP status {status}")]
     UnexpectedStatus {
@@ -157,6 +177,17 @@ impl Error {
         }
     }
 
+{%- if error_body %}
+
+    /// The app's error body of a documented error.
+    pub fn body(&self) -> Option<&ErrorBody> {
+        match self {
+            Error::Api { body, .. } => Some(body.as_ref()),
+            _ => None,
+        }
+    }
+{%- else %}
+
     /// The problem document of a documented error.
     pub fn problem(&self) -> Option<&Problem> {
         match self {
@@ -164,6 +195,7 @@ impl Error {
             _ => None,
         }
     }
+{%- endif %}
 }
 
 /// A client of the API. Cloning is cheap and shares the connection pool.
@@ -1048,10 +1080,17 @@ fn failure(status: u16, body: String, documented: &[u16]) -> Error {
         return Error::UnexpectedStatus { status, body };
     }
     match serde_json::from_str(&body) {
+{%- if error_body %}
+        Ok(parsed) => Error::Api {
+            status,
+            body: Box::new(parsed),
+        },
+{%- else %}
         Ok(problem) => Error::Api {
             status,
             problem: Box::new(problem),
         },
+{%- endif %}
         Err(source) => Error::InvalidBody {
             status,
             body,
