@@ -31,14 +31,15 @@ pub use types::*;
 /// The bytes of a body or an answer.
 pub use bytes::Bytes;
 
-use serde::{Deserialize, Serialize, de::DeserializeOwned};
-{%- if error_body %}
+{% if error_body -%}
+use serde::{Serialize, de::DeserializeOwned};
 {%- if let Some(body) = error_alias %}
 
 /// The body of every error answer: the app's own error contract.
 pub type ErrorBody = {{ body }};
 {%- endif %}
-{%- else %}
+{%- else -%}
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 /// The server's error body (RFC 9457 problem document).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -203,6 +204,10 @@ impl Error {
 pub struct Client {
     base: String,
     http: reqwest::Client,
+{%- if schemes.is_empty() %}
+    // No route needs a credential: nothing reads them.
+    #[allow(dead_code)]
+{%- endif %}
     credentials: std::sync::Arc<Credentials>,
 }
 
