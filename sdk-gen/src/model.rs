@@ -65,6 +65,9 @@ impl<'m> Model<'m> {
             used_as_input: vec![false; count],
             used_as_output: vec![false; count],
         };
+        if let Some(schema) = model.error_body() {
+            model.mark(schema, Dir::Output);
+        }
         for route in manifest.routes.iter().filter(|route| route.sdk) {
             for schema in route_inputs(route) {
                 model.mark(schema, Dir::Input);
@@ -76,6 +79,15 @@ impl<'m> Model<'m> {
         model.find_differences();
         model.check_names()?;
         Ok(model)
+    }
+
+    /// The body of every error answer when the app declares its own error
+    /// contract (`App::builder().errors(..)`); `None` for the framework's
+    /// problem document. A body without a schema is any JSON.
+    pub(crate) fn error_body(&self) -> Option<&'m Schema> {
+        static ANY: Schema = Schema::Any;
+        let body = self.manifest.error_body.as_ref()?;
+        Some(body.schema.as_ref().unwrap_or(&ANY))
     }
 
     /// The name a type goes by when travelling `dir`.

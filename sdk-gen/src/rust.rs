@@ -63,7 +63,10 @@ pub(crate) fn generate(
                 .as_ref()
                 .is_some_and(|body| body.kind == framework::ContentKind::Multipart)
     });
+    let error_body = model.error_body().map(|schema| rust.type_of(schema, None));
     let lib = Lib {
+        error_alias: error_body.clone().filter(|body| body != "ErrorBody"),
+        error_body: error_body.is_some(),
         crate_name: &options.package.replace('-', "_"),
         title: &manifest.title,
         version: &manifest.version,
@@ -575,6 +578,12 @@ struct Lib<'a> {
     websocket: bool,
     /// A route reads a multipart form: `UploadFile` is written.
     multipart: bool,
+    /// The app declares its own error contract: `Error::Api` carries its
+    /// body (`ErrorBody`) instead of the problem document.
+    error_body: bool,
+    /// What `ErrorBody` names: the body's type, unless it is itself named
+    /// `ErrorBody`.
+    error_alias: Option<String>,
 }
 
 /// A security scheme, as the client builder takes its credential.

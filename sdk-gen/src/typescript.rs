@@ -59,6 +59,7 @@ pub(crate) fn generate(
                 version: &manifest.version,
                 package: &options.package,
                 security: security_example(model),
+                error_body: model.error_body().is_some(),
             },
         )?,
         file(
@@ -785,6 +786,8 @@ struct Index<'a> {
     package: &'a str,
     /// `{ moderator: "<credential>" }`, or empty without schemes.
     security: String,
+    /// The app declares its own error body: an `HttpError`'s `data`.
+    error_body: bool,
 }
 
 #[derive(Template)]

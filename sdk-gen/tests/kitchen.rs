@@ -472,9 +472,9 @@ fn doc_examples(source: &str) -> Vec<String> {
     examples
 }
 
-/// The examples in the generated TypeScript docs compile, for the kitchen
-/// and for the BBS (a type named through the default export, `api.IConnection`,
-/// once did not).
+/// The examples in the generated TypeScript docs compile, for the kitchen,
+/// the BBS (a type named through the default export, `api.IConnection`,
+/// once did not) and the app with an error contract (`err.data`).
 #[test]
 fn the_typescript_doc_examples_compile() {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
@@ -489,6 +489,7 @@ fn the_typescript_doc_examples_compile() {
     let sdks = [
         ("sdk-gen/tests/kitchen/typescript", "@kitchen/sdk"),
         ("examples/bbs/sdk/typescript", "@bbs/sdk"),
+        ("sdk-gen/tests/contract/typescript", "@contract/sdk"),
     ];
     let mut count = 0;
     for (sdk, package) in sdks {

@@ -361,9 +361,15 @@ impl RustGen<'_, '_> {
                     "- [`Error::MissingCredential`] before sending, without the credential\n",
                 );
             }
+            // With the app's own error contract, its body is `Error::body`.
+            let body = if self.model.error_body().is_some() {
+                " ([`ErrorBody`])"
+            } else {
+                ""
+            };
             for error in &route.errors {
                 doc.push_str(&format!(
-                    "- [`Error::Api`] {}: {}\n",
+                    "- [`Error::Api`] {}{body}: {}\n",
                     error.status, error.description
                 ));
             }

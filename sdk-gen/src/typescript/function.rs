@@ -203,12 +203,25 @@ impl TypeScript<'_, '_> {
         members.join(" | ")
     }
 
+    /// The TypeScript type of the app's error body, when it declares an
+    /// error contract.
+    fn error_body(&self) -> Option<String> {
+        self.model
+            .error_body()
+            .map(|schema| self.type_of(schema, Dir::Output))
+    }
+
     /// What `propagate` answers: one success member per status (with the
-    /// space or line break after `=`).
+    /// space or line break after `=`); its failures carry the app's error
+    /// body when it declares one.
     fn propagation(&self, answers: &[Answer<'_>]) -> String {
+        let body = self
+            .error_body()
+            .map(|body| format!(", {body}"))
+            .unwrap_or_default();
         if let [only] = answers {
             return format!(
-                " $runtime.Propagation<{}, Output, ErrorStatus>",
+                " $runtime.Propagation<{}, Output, ErrorStatus{body}>",
                 only.status
             );
         }
@@ -219,7 +232,7 @@ impl TypeScript<'_, '_> {
                 format!("$runtime.Success<{}, {data}>", answer.status)
             })
             .collect();
-        members.push("$runtime.Failure<ErrorStatus>".to_owned());
+        members.push(format!("$runtime.Failure<ErrorStatus{body}>"));
         format!("\n    | {}", members.join("\n    | "))
     }
 
@@ -275,10 +288,18 @@ impl TypeScript<'_, '_> {
                 ),
             );
         }
+        // The app's own error body is the thrown error's `data` (and the
+        // `data` of `propagate`'s failures, see its type).
+        let body = self.error_body().map(|body| format!(" (`data`: `{body}`)"));
         for error in &route.errors {
             doc.tag(
                 "throws",
-                &format!("{{HttpError}} {} {}", error.status, error.description),
+                &format!(
+                    "{{HttpError}} {} {}{}",
+                    error.status,
+                    error.description,
+                    body.as_deref().unwrap_or_default()
+                ),
             );
         }
         doc.tag(
@@ -359,6 +380,9 @@ impl TypeScript<'_, '_> {
                 }),
             );
         }
+        if let Some(body) = self.model.error_body() {
+            keys.insert("error".into(), schema(body, 9));
+        }
         Ok(metadata)
     }
 
@@ -372,6 +396,18 @@ impl TypeScript<'_, '_> {
                 .flat_map(refs)
                 .map(|id| self.model.type_name(id, Dir::Output)),
         );
+        // `propagate`'s failures name the app's error body.
+        if let Some(body) = self
+            .model
+            .error_body()
+            .filter(|_| route.websocket.is_none())
+        {
+            imports.extend(
+                refs(body)
+                    .into_iter()
+                    .map(|id| self.model.type_name(id, Dir::Output)),
+            );
+        }
         imports
     }
 }

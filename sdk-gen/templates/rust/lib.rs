@@ -31,6 +31,14 @@ pub use types::*;
 /// The bytes of a body or an answer.
 pub use bytes::Bytes;
 
+{% if error_body -%}
+use serde::{Serialize, de::DeserializeOwned};
+{%- if let Some(body) = error_alias %}
+
+/// The body of every error answer: the app's own error contract.
+pub type ErrorBody = {{ body }};
+{%- endif %}
+{%- else -%}
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 /// The server's error body (RFC 9457 problem document).
@@ -63,11 +71,23 @@ pub struct ValidationIssue {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<serde_json::Value>,
 }
+{%- endif %}
 
 /// Why a call failed.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
+{%- if error_body %}
+    /// The server answered with an error the route documents, with the
+    /// app's error body.
+    #[error("HTTP {status}: {}", serde_json::to_string(body).unwrap_or_default())]
+    Api {
+        /// The HTTP status.
+        status: u16,
+        /// The app's error body.
+        body: Box<ErrorBody>,
+    },
+{%- else %}
     /// The server answered with an error the route documents.
     #[error("HTTP {status} {}: {}", problem.code, problem.detail)]
     Api {
@@ -76,6 +96,7 @@ pub enum Error {
         /// The problem document.
         problem: Box<Problem>,
     },
+{%- endif %}
     /// The server answered with a status the route does not document.
     #[error("unexpected HTTP status {status}")]
     UnexpectedStatus {
@@ -157,6 +178,17 @@ impl Error {
         }
     }
 
+{%- if error_body %}
+
+    /// The app's error body of a documented error.
+    pub fn body(&self) -> Option<&ErrorBody> {
+        match self {
+            Error::Api { body, .. } => Some(body.as_ref()),
+            _ => None,
+        }
+    }
+{%- else %}
+
     /// The problem document of a documented error.
     pub fn problem(&self) -> Option<&Problem> {
         match self {
@@ -164,6 +196,7 @@ impl Error {
             _ => None,
         }
     }
+{%- endif %}
 }
 
 /// A client of the API. Cloning is cheap and shares the connection pool.
@@ -171,6 +204,10 @@ impl Error {
 pub struct Client {
     base: String,
     http: reqwest::Client,
+{%- if schemes.is_empty() %}
+    // No route needs a credential: nothing reads them.
+    #[allow(dead_code)]
+{%- endif %}
     credentials: std::sync::Arc<Credentials>,
 }
 
@@ -1048,10 +1085,17 @@ fn failure(status: u16, body: String, documented: &[u16]) -> Error {
         return Error::UnexpectedStatus { status, body };
     }
     match serde_json::from_str(&body) {
+{%- if error_body %}
+        Ok(parsed) => Error::Api {
+            status,
+            body: Box::new(parsed),
+        },
+{%- else %}
         Ok(problem) => Error::Api {
             status,
             problem: Box::new(problem),
         },
+{%- endif %}
         Err(source) => Error::InvalidBody {
             status,
             body,

@@ -13,7 +13,11 @@
  * try {
  *   console.log(Object.keys(api.functional), connection.host);
  * } catch (err) {
+{%- if error_body %}
+ *   if (err instanceof HttpError) console.error(err.status, err.data);
+{%- else %}
  *   if (err instanceof HttpError) console.error(err.status, err.problem?.code);
+{%- endif %}
  * }
  * ```
  *

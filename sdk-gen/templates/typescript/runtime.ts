@@ -77,7 +77,11 @@ export interface ValidationIssue {
   value?: unknown;
 }
 
-/** The server's error body (RFC 9457 problem document). */
+/**
+ * The server's error body (RFC 9457 problem document), unless the app
+ * declares its own error contract: its routes' `Failure`s then carry the
+ * app's body type instead.
+ */
 export interface Problem {
   type: string;
   /** The status's reason phrase. */
@@ -98,13 +102,19 @@ export class HttpError<Status extends number = number> extends Error {
   readonly status: Status;
   /** The problem document, when the body is one. */
   readonly problem: Problem | null;
+  /**
+   * The body read as JSON, whatever its shape (an app's own error body
+   * too); `undefined` when it is not JSON.
+   */
+  readonly data: unknown;
   /** The raw body. */
   readonly body: string;
   /** The response headers, lower-case names. */
   readonly headers: Record<string, string>;
 
   constructor(status: Status, body: string, headers: Record<string, string>) {
-    const problem = parseProblem(body);
+    const data = parseJson(body);
+    const problem = asProblem(data);
     super(
       problem === null
         ? `HTTP ${status}`
@@ -113,6 +123,7 @@ export class HttpError<Status extends number = number> extends Error {
     this.name = "HttpError";
     this.status = status;
     this.problem = problem;
+    this.data = data;
     this.body = body;
     this.headers = headers;
   }
@@ -183,22 +194,27 @@ export interface Success<Status extends number, Data> {
   headers: Record<string, string>;
 }
 
-/** A documented error answer of `propagate`. */
-export interface Failure<Errors extends number> {
+/**
+ * A documented error answer of `propagate`: its body is the problem
+ * document, or the app's own error body (`Body`) when the app declares an
+ * error contract, checked against that type.
+ */
+export interface Failure<Errors extends number, Body = Problem> {
   success: false;
   status: Errors;
-  data: Problem;
+  data: Body;
 }
 
 /**
  * What a `propagate` call answers instead of throwing: the success value
  * or one of the route's documented errors, told apart by `success` and
- * `status`. Undocumented statuses still throw `HttpError`. A route with
- * several success statuses answers a union of one `Success` per status.
+ * `status`. Undocumented statuses, and documented ones whose body is not
+ * the error body's type, still throw `HttpError`. A route with several
+ * success statuses answers a union of one `Success` per status.
  */
-export type Propagation<Status extends number, Data, Errors extends number> =
+export type Propagation<Status extends number, Data, Errors extends number, Body = Problem> =
   | Success<Status, Data>
-  | Failure<Errors>;
+  | Failure<Errors, Body>;
 
 /** A schema as the runtime reads it (see `schemas.ts`). */
 export interface RuntimeSchema {
@@ -287,6 +303,8 @@ export interface RouteMetadata {
   readonly answers?: readonly AnswerMetadata[];
   /** A WebSocket route's messages: what the client and the server send. */
   readonly websocket?: { readonly client: RuntimeSchema; readonly server: RuntimeSchema };
+  /** The app's own error body (its error contract); absent for the problem document. */
+  readonly error?: RuntimeSchema;
 }
 
 /** A credential a route needs, and where it goes. */
@@ -340,11 +358,29 @@ export async function propagate(
   if (answer.success) {
     return { success: true, status: answer.status, data: answer.data, headers: answer.headers };
   }
-  const problem = parseProblem(answer.body);
-  if (route.errors.includes(answer.status) && problem !== null) {
-    return { success: false, status: answer.status, data: problem };
+  if (route.errors.includes(answer.status)) {
+    const data = errorBody(route, answer.body);
+    if (data !== undefined) {
+      return { success: false, status: answer.status, data };
+    }
   }
   throw new HttpError(answer.status, answer.body, answer.headers);
+}
+
+/**
+ * A documented error's body: the app's error body when it checks against
+ * its type (as the server writes it), else the problem document;
+ * `undefined` when the body is neither.
+ */
+function errorBody(route: RouteMetadata, body: string): unknown {
+  const data = parseJson(body);
+  if (route.error === undefined) {
+    return asProblem(data) ?? undefined;
+  }
+  if (data === undefined) return undefined;
+  const issues: ValidationIssue[] = [];
+  check(route.error, data, "$output", "out", issues);
+  return issues.length === 0 ? data : undefined;
 }
 
 interface Answer {
@@ -1891,14 +1927,19 @@ export function encodePath(path: string): string {
   return path.split("/").map(encodeURIComponent).join("/");
 }
 
-function parseProblem(body: string): Problem | null {
+/** A body read as JSON; `undefined` when it is not JSON. */
+function parseJson(body: string): unknown {
   try {
-    const parsed: unknown = JSON.parse(body);
-    if (isObject(parsed) && typeof parsed["code"] === "string" && typeof parsed["status"] === "number") {
-      return parsed as unknown as Problem;
-    }
+    return JSON.parse(body) as unknown;
   } catch {
-    // not JSON: no problem document
+    return undefined;
+  }
+}
+
+/** JSON that is a problem document, or `null`. */
+function asProblem(data: unknown): Problem | null {
+  if (isObject(data) && typeof data["code"] === "string" && typeof data["status"] === "number") {
+    return data as unknown as Problem;
   }
   return null;
 }

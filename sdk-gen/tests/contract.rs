@@ -1,0 +1,210 @@
+//! An app with its own error contract (`App::builder().errors(..)`): golden
+//! SDKs whose errors carry the app's body, `FieldErrors`, instead of the
+//! problem document.
+
+#[path = "contract/app.rs"]
+mod app;
+
+use std::path::{Path, PathBuf};
+
+use sdk_gen::{RustOptions, Targets, TypeScriptOptions};
+
+fn fixture_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/contract")
+}
+
+fn targets() -> Targets {
+    Targets {
+        typescript: Some(TypeScriptOptions {
+            package: "@contract/sdk".to_owned(),
+        }),
+        rust: Some(RustOptions {
+            package: "contract-sdk".to_owned(),
+        }),
+    }
+}
+
+/// The generated SDKs are committed under `tests/contract/`;
+/// `UPDATE_GOLDEN=1` rewrites them.
+#[test]
+fn golden_sdks() {
+    let manifest = app::app().manifest().clone();
+    assert!(manifest.error_body.is_some());
+    let mut stale = Vec::new();
+    for sdk in sdk_gen::generate(&manifest, &targets()).unwrap() {
+        let dir = fixture_dir().join(sdk.dir_name);
+        if std::env::var_os("UPDATE_GOLDEN").is_some() {
+            sdk_gen::write(&dir, &sdk.files).unwrap();
+        }
+        for drift in sdk_gen::check(&dir, &sdk.files).unwrap() {
+            stale.push(format!("{}: {drift}", sdk.dir_name));
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "golden SDKs differ (UPDATE_GOLDEN=1 cargo test -p sdk-gen --test contract rewrites them):\n{}",
+        stale.join("\n")
+    );
+}
+
+/// The app's body replaces the problem document in both SDKs: no
+/// `Problem` is named outside the TypeScript runtime and the index that
+/// re-exports it (kept for apps without a contract).
+#[test]
+fn the_sdks_name_the_apps_error_body() {
+    let manifest = app::app().manifest().clone();
+    for sdk in sdk_gen::generate(&manifest, &targets()).unwrap() {
+        for file in &sdk.files {
+            if matches!(file.path.to_str(), Some("src/runtime.ts" | "src/index.ts")) {
+                continue;
+            }
+            assert!(
+                !file.contents.contains("Problem"),
+                "{}: {} names Problem",
+                sdk.dir_name,
+                file.path.display()
+            );
+        }
+        let all: String = sdk
+            .files
+            .iter()
+            .map(|file| file.contents.as_str())
+            .collect();
+        match sdk.dir_name {
+            "typescript" => {
+                assert!(
+                    all.contains("$runtime.Propagation<201, Output, ErrorStatus, FieldErrors>")
+                );
+                assert!(all.contains("$runtime.Failure<ErrorStatus, FieldErrors>"));
+            }
+            _ => {
+                assert!(all.contains("pub type ErrorBody = FieldErrors;"));
+                assert!(all.contains("body: Box<ErrorBody>"));
+            }
+        }
+    }
+}
+
+fn served() -> (std::net::SocketAddr, tokio::task::JoinHandle<()>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+    let server = framework::Server::from_listener(listener);
+    let addr = server.local_addr().unwrap();
+    let task = tokio::spawn(async move {
+        server.serve(app::app()).await.unwrap();
+    });
+    (addr, task)
+}
+
+/// The TypeScript SDK, compiled with `tsc --strict`, against the app in
+/// node: `propagate` answers `{ success: false, status: 422, data }` with
+/// the app's body, `HttpError` carries it as `data`, a documented status
+/// with another body throws (`test/e2e.test.ts`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_typescript_sdk_reads_the_apps_error_body() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let tsc = workspace.join("examples/bbs/sdk/typescript/node_modules/typescript/bin/tsc");
+    assert!(
+        tsc.exists(),
+        "TypeScript is not installed: run `npm ci` in examples/bbs/sdk/typescript (.ci/run does); Node.js 18+ too"
+    );
+    let compile = std::process::Command::new("node")
+        .arg(&tsc)
+        .args(["-p", "tests/contract/test/tsconfig.json"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("node runs (install Node.js 18+: `apt-get install nodejs npm`)");
+    assert!(
+        compile.status.success(),
+        "tsc:\n{}{}",
+        String::from_utf8_lossy(&compile.stdout),
+        String::from_utf8_lossy(&compile.stderr)
+    );
+    let (addr, task) = served();
+    let script = workspace.join("target/contract-typescript/test/e2e.test.js");
+    let output = tokio::task::spawn_blocking(move || {
+        std::process::Command::new("node")
+            .arg("--test-force-exit")
+            .arg("--test")
+            .arg(script)
+            .env("CONTRACT_URL", format!("http://{addr}"))
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    task.abort();
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{report}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        report.contains("# pass 4") && report.contains("# fail 0"),
+        "{report}"
+    );
+}
+
+/// The Rust SDK against the app: refused input is `Error::Api { status:
+/// 422, body }` with the app's `FieldErrors`, a handler's 404 too, and
+/// successes of both statuses read as before.
+#[tokio::test]
+async fn the_rust_sdk_reads_the_apps_error_body() {
+    use contract_sdk::{
+        Article, Client, Error, ErrorBody, FieldErrors, Moved, NewArticle, answers::ArticlesAt,
+    };
+
+    let (addr, task) = served();
+    let client = Client::new(format!("http://{addr}"));
+    let articles = client.articles();
+    let refused = articles
+        .create(&NewArticle {
+            title: "x".to_owned(),
+            body: "far too long a body".to_owned(),
+        })
+        .await
+        .unwrap_err();
+    let expected: ErrorBody = FieldErrors {
+        errors: [
+            (
+                "body".to_owned(),
+                vec!["must be string & MaxLength<10>".to_owned()],
+            ),
+            (
+                "title".to_owned(),
+                vec!["must be string & MinLength<3>".to_owned()],
+            ),
+        ]
+        .into(),
+    };
+    match &refused {
+        Error::Api { status: 422, body } => assert_eq!(**body, expected),
+        other => panic!("expected the app's 422, got {other:?}"),
+    }
+    assert_eq!(refused.body(), Some(&expected));
+    assert_eq!(
+        refused.to_string(),
+        r#"HTTP 422: {"errors":{"body":["must be string & MaxLength<10>"],"title":["must be string & MinLength<3>"]}}"#
+    );
+
+    let missing = articles.at(3).await.unwrap_err();
+    assert_eq!(missing.status(), Some(404));
+    assert_eq!(
+        missing.body().unwrap().errors["not_found"],
+        ["no article 3"]
+    );
+    assert_eq!(
+        articles.at(1).await.unwrap(),
+        ArticlesAt::Here(Article {
+            id: 1,
+            title: "one".to_owned()
+        })
+    );
+    assert_eq!(
+        articles.at(2).await.unwrap(),
+        ArticlesAt::Moved(Moved { id: 1 })
+    );
+    task.abort();
+}

@@ -1,0 +1,75 @@
+// The contract fixture's TypeScript SDK against its server: errors come
+// with the app's body, `FieldErrors`, typed in `propagate`'s failures and
+// carried by `HttpError` as `data`; a documented status whose body is not
+// a `FieldErrors` throws. Run by `cargo test -p sdk-gen --test contract`.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import api, { HttpError, type FieldErrors, type IConnection } from "../typescript/src/index.js";
+
+const articles = api.functional.articles;
+
+function connection(): IConnection {
+  const host = process.env["CONTRACT_URL"];
+  if (host === undefined) throw new Error("CONTRACT_URL is not set: run `cargo test -p sdk-gen --test contract`");
+  return { host };
+}
+
+const refused: FieldErrors = {
+  errors: {
+    title: ["must be string & MinLength<3>"],
+    body: ["must be string & MaxLength<10>"],
+  },
+};
+
+test("refused input is propagated as the app's 422 body", async () => {
+  const answer = await articles.create.propagate(connection(), { title: "x", body: "far too long a body" });
+  assert.equal(answer.success, false);
+  if (answer.success) return;
+  assert.equal(answer.status, 422);
+  // Typed: `data` is a `FieldErrors`, not a problem document.
+  const titles: string[] | undefined = answer.data.errors["title"];
+  assert.deepEqual(titles, refused.errors["title"]);
+  assert.deepEqual(answer.data, refused);
+});
+
+test("a thrown error carries the app's body as data", async () => {
+  await assert.rejects(
+    articles.create(connection(), { title: "x", body: "far too long a body" }),
+    (err: unknown) => {
+      assert.ok(err instanceof HttpError);
+      assert.equal(err.status, 422);
+      assert.equal(err.problem, null);
+      assert.deepEqual(err.data, refused);
+      assert.equal(err.message, "HTTP 422");
+      return true;
+    },
+  );
+});
+
+test("a handler's own error and the successes of several statuses", async () => {
+  const missing = await articles.at.propagate(connection(), 3);
+  assert.deepEqual(
+    { success: missing.success, status: missing.status, data: missing.data },
+    { success: false, status: 404, data: { errors: { not_found: ["no article 3"] } } },
+  );
+  const here = await articles.at.propagate(connection(), 1);
+  assert.deepEqual({ status: here.status, data: here.data }, { status: 200, data: { id: 1, title: "one" } });
+  const moved = await articles.at.propagate(connection(), 2);
+  assert.deepEqual({ status: moved.status, data: moved.data }, { status: 202, data: { id: 1 } });
+  const created = await articles.create(connection(), { title: "three", body: "short" });
+  assert.deepEqual(created, { id: 1, title: "three" });
+});
+
+test("a documented status whose body is not the app's throws HttpError", async () => {
+  const problem = { type: "about:blank", title: "Not Found", status: 404, code: "not_found", detail: "gone" };
+  for (const body of [JSON.stringify(problem), "not json", JSON.stringify({ errors: { id: [1] } })]) {
+    const fake: typeof fetch = async () => new Response(body, { status: 404 });
+    await assert.rejects(articles.at.propagate({ ...connection(), fetch: fake }, 3), (err: unknown) => {
+      assert.ok(err instanceof HttpError);
+      assert.equal(err.status, 404);
+      assert.equal(err.body, body);
+      return true;
+    });
+  }
+});
