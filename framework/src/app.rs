@@ -1,7 +1,6 @@
 //! The application: controllers' routes in one shared table, served as a
 //! `tower::Service`.
 
-use crate::error::refusal;
 use std::{
     convert::Infallible,
     sync::Arc,
@@ -13,6 +12,7 @@ use bytes::Buf;
 use http::{StatusCode, header};
 use http_body_util::BodyExt;
 
+use crate::error::refusal;
 use crate::{
     body::{BoxError, Response},
     describe::{RouteMeta, StateMeta},

@@ -9,7 +9,6 @@
 //! resolved at compile time, so that hyper gets this future with no other
 //! around it and the app knows nothing of connections.
 
-use crate::error::refusal;
 use std::{
     any::Any,
     convert::Infallible,
@@ -19,6 +18,7 @@ use std::{
     task::{Context, Poll},
 };
 
+use crate::error::refusal;
 use crate::{
     body::Response,
     describe::RouteMeta,

@@ -1,10 +1,10 @@
 //! Every refused input of a request, reported in one `400`.
 
-use crate::error::refusal;
 use std::ops::ControlFlow;
 
 use http::StatusCode;
 
+use crate::error::refusal;
 use crate::{body::Response, error::ApiError};
 
 /// Collects what the extractors of one request refused, so a request whose

@@ -2,13 +2,13 @@
 //! then the generated checks), a second pass over the JSON for the full
 //! error list only when the first refused the input.
 
-use crate::error::refusal::{self, Refusal};
 use std::cell::RefCell;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::{Dto, Report, shape::keys_once};
+use crate::error::refusal::{self, Refusal};
 use crate::{
     error::{ApiError, ValidationIssue},
     schema::{expected, schema_of},

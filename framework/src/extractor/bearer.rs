@@ -1,9 +1,9 @@
 //! `Authorization: Bearer <token>`.
 
-use crate::error::refusal;
 use http::{HeaderValue, header};
 
 use super::FromRequestParts;
+use crate::error::refusal;
 use crate::{
     describe::{ErrorMeta, InputMeta, SecurityMeta},
     error::ApiError,

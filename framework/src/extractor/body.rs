@@ -1,11 +1,11 @@
 //! The JSON request body.
 
-use crate::error::refusal;
 use std::ops::{Deref, DerefMut};
 
 use http::header;
 
 use super::FromRequest;
+use crate::error::refusal;
 use crate::{
     describe::{ContentKind, InputMeta},
     dto::{Dto, decode_json},

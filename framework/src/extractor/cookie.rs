@@ -1,11 +1,11 @@
 //! Typed request cookies.
 
-use crate::error::refusal;
 use std::ops::{Deref, DerefMut};
 
 use http::header;
 
 use super::{FromRequestParts, header::decode_named};
+use crate::error::refusal;
 use crate::{
     describe::{InputKind, InputMeta},
     dto::Dto,

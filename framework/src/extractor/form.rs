@@ -1,9 +1,9 @@
 //! HTML form bodies: `application/x-www-form-urlencoded`.
 
-use crate::error::refusal;
 use std::ops::{Deref, DerefMut};
 
 use super::{FromRequest, body::check_content_type, query::parse_urlencoded};
+use crate::error::refusal;
 use crate::{
     describe::{ContentKind, InputMeta},
     dto::Dto,

@@ -1,6 +1,5 @@
 //! Typed request headers.
 
-use crate::error::refusal::{self, Refusal};
 use std::ops::{Deref, DerefMut};
 
 use serde::de::{IntoDeserializer, value::MapDeserializer};
@@ -10,6 +9,7 @@ use super::{
     FromRequestParts,
     text::{self, TextValues},
 };
+use crate::error::refusal::{self, Refusal};
 use crate::{
     describe::{InputKind, InputMeta},
     dto::{Dto, decode_text_map},

@@ -1,8 +1,7 @@
 //! The `Last-Event-ID` header of a reconnecting event-stream client.
 
-use crate::error::refusal;
-
 use super::FromRequestParts;
+use crate::error::refusal;
 use crate::{describe::InputMeta, error::ApiError, request::RequestContext};
 
 /// The id of the last server-sent event a reconnecting client saw (its

@@ -1,9 +1,9 @@
 //! Path parameters: handler arguments marked `#[param]`.
 
-use crate::error::refusal;
 use serde::de::DeserializeOwned;
 
 use super::text::TextValues;
+use crate::error::refusal;
 use crate::{
     dto::Validate,
     error::{ApiError, ValidationIssue},

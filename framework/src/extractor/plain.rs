@@ -1,9 +1,9 @@
 //! Text and byte bodies.
 
-use crate::error::refusal;
 use bytes::Bytes;
 
 use super::{FromRequest, body::check_content_type};
+use crate::error::refusal;
 use crate::{
     describe::{ContentKind, InputMeta},
     error::ApiError,

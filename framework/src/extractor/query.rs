@@ -1,9 +1,9 @@
 //! The query string.
 
-use crate::error::refusal::{self, Refusal};
 use std::ops::{Deref, DerefMut};
 
 use super::FromRequestParts;
+use crate::error::refusal::{self, Refusal};
 use crate::{
     describe::{InputKind, InputMeta},
     dto::{Dto, decode_text_map},

@@ -1,6 +1,5 @@
 //! `multipart/form-data` bodies: text fields and files, read as a `#[dto]`.
 
-use crate::error::refusal;
 use std::ops::{Deref, DerefMut};
 
 use super::{
@@ -10,6 +9,7 @@ use super::{
     layout::{FormField, Layout, top_name},
     receive::{Limits, Received, receive},
 };
+use crate::error::refusal;
 use crate::{
     describe::{ContentKind, InputMeta},
     dto::{Dto, invalid},

@@ -2,7 +2,6 @@
 //! values kept in memory within the body limit, files written down as they
 //! arrive within their own limits, every problem listed with its path.
 
-use crate::error::refusal;
 use std::{
     collections::{HashMap, HashSet},
     pin::Pin,
@@ -24,11 +23,11 @@ use super::{
     layout::{FormField, Layout, top_name},
     spool::Spool,
 };
+use crate::error::refusal;
 use crate::{
     dto::push_key,
     error::{ApiError, ValidationIssue},
-    extractor::BodyStream,
-    request::RequestBody,
+    request::{LimitedBody, RequestBody},
     schema::{ArraySchema, FieldDef, FileSchema, Schema, expected},
 };
 
@@ -74,7 +73,7 @@ pub(crate) async fn receive(
 ) -> Result<Received, ApiError> {
     let file_bytes = Arc::new(AtomicU64::new(0));
     let stream = Metered {
-        inner: BodyStream::new(body, usize::MAX, limits.timeout),
+        inner: LimitedBody::new(body, usize::MAX, limits.timeout),
         file_bytes: Arc::clone(&file_bytes),
         limit: limits.body as u64,
         since_break: 0,
@@ -116,7 +115,7 @@ const WINDOW: u64 = 64 * 1024;
 /// headers, boundaries) passes the limit, besides what multer may still
 /// hold of the last windows it read: it holds no more than that.
 struct Metered {
-    inner: BodyStream,
+    inner: LimitedBody,
     /// File bytes handed out so far.
     file_bytes: Arc<AtomicU64>,
     limit: u64,

@@ -1,6 +1,5 @@
 //! A file answered from disk, streamed: [`StreamedFile`].
 
-use crate::error::refusal;
 use std::{
     io::{self, SeekFrom},
     path::Path,
@@ -18,6 +17,7 @@ use tokio::io::{AsyncReadExt, AsyncSeekExt};
 use tokio_util::io::ReaderStream;
 
 use super::{IntoResponse, file::content_disposition};
+use crate::error::refusal;
 use crate::{
     body::{Body, Response},
     describe::{ContentKind, ContentManifest, HeaderManifest, ResponseManifest},

@@ -2,7 +2,6 @@
 //! writes what the handler sends, pings, answers pings, and closes the
 //! socket by the rules of its [`Limits`], whatever the handler is doing.
 
-use crate::error::refusal;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -26,6 +25,7 @@ use super::{
     socket::Outgoing,
     upgrade::SocketIo,
 };
+use crate::error::refusal;
 use crate::{
     dto::{Dto, JsonInput, decode_json_input},
     shutdown::Shutdown,

@@ -1,7 +1,6 @@
 //! The handshake: the extractor that checks it and the `101` answer that
 //! starts the socket.
 
-use crate::error::refusal;
 use std::{future::Future, marker::PhantomData};
 
 use http::{HeaderMap, HeaderValue, StatusCode, Version, header, request::Parts};
@@ -15,6 +14,7 @@ use tokio_tungstenite::{
 };
 
 use super::{Limits, WebSocket, driver::Driver, open::OpenSockets};
+use crate::error::refusal;
 use crate::{
     body::Response,
     describe::{InputMeta, ResponseManifest},

@@ -1,7 +1,6 @@
 //! The request as extractors see it: head, body, path values and the app's
 //! shared state.
 
-use crate::error::refusal;
 use std::{
     any::{Any, TypeId},
     collections::HashMap,
@@ -13,7 +12,12 @@ use bytes::Bytes;
 use http::{header, request::Parts};
 use http_body_util::{BodyExt, combinators::UnsyncBoxBody};
 
+use crate::error::refusal;
 use crate::{body::BoxError, error::ApiError, shutdown::Shutdown};
+
+mod limited;
+
+pub(crate) use limited::{LimitedBody, too_large, too_slow};
 
 /// A request body not read yet: a stream of byte chunks.
 pub type RequestBody = UnsyncBoxBody<Bytes, BoxError>;
@@ -171,7 +175,7 @@ impl RequestContext {
         let (limit, timeout) = (self.shared.body_limit, self.shared.body_timeout);
         self.body
             .take()
-            .map(|body| crate::extractor::BodyStream::new(body, limit, timeout).into_body())
+            .map(|body| LimitedBody::new(body, limit, timeout).into_body())
     }
 
     /// Reads the whole body within the app's size limit (a larger
@@ -227,17 +231,4 @@ async fn collect_within(mut body: RequestBody, limit: usize) -> Result<Bytes, Ap
         }
     }
     Ok(first.unwrap_or_else(|| Bytes::from(more)))
-}
-
-/// `408 request_timeout`: the body did not arrive within `timeout`.
-pub(crate) fn too_slow(timeout: Duration) -> ApiError {
-    refusal::REQUEST_TIMEOUT.error(format!(
-        "body: did not arrive within {} ms",
-        timeout.as_millis()
-    ))
-}
-
-/// `413 payload_too_large`: the body is larger than `limit` bytes.
-pub(crate) fn too_large(limit: usize) -> ApiError {
-    refusal::PAYLOAD_TOO_LARGE.error(format!("body: larger than the limit of {limit} bytes"))
 }
