@@ -4,6 +4,7 @@
 
 #[path = "contract/app.rs"]
 mod app;
+mod fixture;
 
 use std::path::{Path, PathBuf};
 
@@ -28,23 +29,9 @@ fn targets() -> Targets {
 /// `UPDATE_GOLDEN=1` rewrites them.
 #[test]
 fn golden_sdks() {
-    let manifest = app::app().manifest().clone();
-    assert!(manifest.error_body.is_some());
-    let mut stale = Vec::new();
-    for sdk in sdk_gen::generate(&manifest, &targets()).unwrap() {
-        let dir = fixture_dir().join(sdk.dir_name);
-        if std::env::var_os("UPDATE_GOLDEN").is_some() {
-            sdk_gen::write(&dir, &sdk.files).unwrap();
-        }
-        for drift in sdk_gen::check(&dir, &sdk.files).unwrap() {
-            stale.push(format!("{}: {drift}", sdk.dir_name));
-        }
-    }
-    assert!(
-        stale.is_empty(),
-        "golden SDKs differ (UPDATE_GOLDEN=1 cargo test -p sdk-gen --test contract rewrites them):\n{}",
-        stale.join("\n")
-    );
+    let app = app::app();
+    assert!(app.manifest().error_body.is_some());
+    fixture::check_golden_sdks(&app, &targets(), &fixture_dir(), "contract");
 }
 
 /// The app's body replaces the problem document in both SDKs: no
@@ -86,15 +73,7 @@ fn the_sdks_name_the_apps_error_body() {
 }
 
 fn served() -> (std::net::SocketAddr, tokio::task::JoinHandle<()>) {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.set_nonblocking(true).unwrap();
-    let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-    let server = framework::Server::from_listener(listener);
-    let addr = server.local_addr().unwrap();
-    let task = tokio::spawn(async move {
-        server.serve(app::app()).await.unwrap();
-    });
-    (addr, task)
+    fixture::serve(app::app())
 }
 
 /// The TypeScript SDK, compiled with `tsc --strict`, against the app in
@@ -104,23 +83,7 @@ fn served() -> (std::net::SocketAddr, tokio::task::JoinHandle<()>) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_typescript_sdk_reads_the_apps_error_body() {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let tsc = workspace.join("examples/bbs/sdk/typescript/node_modules/typescript/bin/tsc");
-    assert!(
-        tsc.exists(),
-        "TypeScript is not installed: run `npm ci` in examples/bbs/sdk/typescript (.ci/run does); Node.js 18+ too"
-    );
-    let compile = std::process::Command::new("node")
-        .arg(&tsc)
-        .args(["-p", "tests/contract/test/tsconfig.json"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("node runs (install Node.js 18+: `apt-get install nodejs npm`)");
-    assert!(
-        compile.status.success(),
-        "tsc:\n{}{}",
-        String::from_utf8_lossy(&compile.stdout),
-        String::from_utf8_lossy(&compile.stderr)
-    );
+    fixture::compile_typescript("tests/contract/test/tsconfig.json");
     let (addr, task) = served();
     let script = workspace.join("target/contract-typescript/test/e2e.test.js");
     let output = tokio::task::spawn_blocking(move || {

@@ -4,6 +4,7 @@
 
 #[path = "kitchen/app.rs"]
 mod app;
+mod fixture;
 
 use std::path::{Path, PathBuf};
 
@@ -17,7 +18,6 @@ fn fixture_dir() -> PathBuf {
 /// rewrites them.
 #[test]
 fn golden_sdks() {
-    let manifest = app::app().manifest().clone();
     let targets = Targets {
         typescript: Some(TypeScriptOptions {
             package: "@kitchen/sdk".to_owned(),
@@ -26,55 +26,17 @@ fn golden_sdks() {
             package: "kitchen-sdk".to_owned(),
         }),
     };
-    let mut stale = Vec::new();
-    for sdk in sdk_gen::generate(&manifest, &targets).unwrap() {
-        let dir = fixture_dir().join(sdk.dir_name);
-        if std::env::var_os("UPDATE_GOLDEN").is_some() {
-            sdk_gen::write(&dir, &sdk.files).unwrap();
-        }
-        for drift in sdk_gen::check(&dir, &sdk.files).unwrap() {
-            stale.push(format!("{}: {drift}", sdk.dir_name));
-        }
-    }
-    assert!(
-        stale.is_empty(),
-        "golden SDKs differ (UPDATE_GOLDEN=1 cargo test -p sdk-gen --test kitchen rewrites them):\n{}",
-        stale.join("\n")
-    );
+    fixture::check_golden_sdks(&app::app(), &targets, &fixture_dir(), "kitchen");
 }
 
 fn served() -> (std::net::SocketAddr, tokio::task::JoinHandle<()>) {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.set_nonblocking(true).unwrap();
-    let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-    let server = framework::Server::from_listener(listener);
-    let addr = server.local_addr().unwrap();
-    let task = tokio::spawn(async move {
-        server.serve(app::app()).await.unwrap();
-    });
-    (addr, task)
+    fixture::serve(app::app())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_typescript_sdk_round_trips_every_shape() {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let tsc = workspace.join("examples/bbs/sdk/typescript/node_modules/typescript/bin/tsc");
-    assert!(
-        tsc.exists(),
-        "TypeScript is not installed: run `npm ci` in examples/bbs/sdk/typescript (.ci/run does); Node.js 18+ too"
-    );
-    let compile = std::process::Command::new("node")
-        .arg(&tsc)
-        .args(["-p", "tests/kitchen/test/tsconfig.json"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("node runs (install Node.js 18+: `apt-get install nodejs npm`)");
-    assert!(
-        compile.status.success(),
-        "tsc:\n{}{}",
-        String::from_utf8_lossy(&compile.stdout),
-        String::from_utf8_lossy(&compile.stderr)
-    );
+    fixture::compile_typescript("tests/kitchen/test/tsconfig.json");
     let (addr, task) = served();
     let scripts = workspace.join("target/kitchen-typescript/test");
     let output = tokio::task::spawn_blocking(move || {
