@@ -12,12 +12,11 @@ use bytes::Buf;
 use http::{StatusCode, header};
 use http_body_util::BodyExt;
 
-use crate::error::refusal;
 use crate::{
     body::{BoxError, Response},
     describe::{RouteMeta, StateMeta},
     dispatch::{AnswerHook, Records, ResponseFuture},
-    error::{ApiError, ErrorAnswers, ErrorContract},
+    error::{ApiError, ErrorAnswers, ErrorContract, refusal},
     manifest::ApiManifest,
     observe::{
         Health, HealthEndpoints, HttpMetrics, LIVENESS_ROUTE, METRICS_ROUTE, Metrics,

@@ -18,11 +18,10 @@ use std::{
     task::{Context, Poll},
 };
 
-use crate::error::refusal;
 use crate::{
     body::Response,
     describe::RouteMeta,
-    error::{ApiError, ErrorAnswers, answer_error},
+    error::{ApiError, ErrorAnswers, answer_error, refusal},
     observe::Observed,
     route::BoxFuture,
 };

@@ -4,8 +4,10 @@ use std::ops::ControlFlow;
 
 use http::StatusCode;
 
-use crate::error::refusal;
-use crate::{body::Response, error::ApiError};
+use crate::{
+    body::Response,
+    error::{ApiError, refusal},
+};
 
 /// Collects what the extractors of one request refused, so a request whose
 /// path, query and headers are all wrong hears of every problem at once.

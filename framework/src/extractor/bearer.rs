@@ -3,10 +3,9 @@
 use http::{HeaderValue, header};
 
 use super::FromRequestParts;
-use crate::error::refusal;
 use crate::{
     describe::{ErrorMeta, InputMeta, SecurityMeta},
-    error::ApiError,
+    error::{ApiError, refusal},
     request::RequestContext,
 };
 

@@ -5,11 +5,10 @@ use std::ops::{Deref, DerefMut};
 use http::header;
 
 use super::FromRequest;
-use crate::error::refusal;
 use crate::{
     describe::{ContentKind, InputMeta},
     dto::{Dto, decode_json},
-    error::ApiError,
+    error::{ApiError, refusal},
     request::RequestContext,
 };
 

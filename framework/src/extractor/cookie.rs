@@ -5,11 +5,10 @@ use std::ops::{Deref, DerefMut};
 use http::header;
 
 use super::{FromRequestParts, header::decode_named};
-use crate::error::refusal;
 use crate::{
     describe::{InputKind, InputMeta},
     dto::Dto,
-    error::ApiError,
+    error::{ApiError, refusal},
     request::RequestContext,
 };
 

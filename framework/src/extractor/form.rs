@@ -3,11 +3,10 @@
 use std::ops::{Deref, DerefMut};
 
 use super::{FromRequest, body::check_content_type, query::parse_urlencoded};
-use crate::error::refusal;
 use crate::{
     describe::{ContentKind, InputMeta},
     dto::Dto,
-    error::ApiError,
+    error::{ApiError, refusal},
     request::RequestContext,
 };
 

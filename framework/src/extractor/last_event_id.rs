@@ -1,8 +1,11 @@
 //! The `Last-Event-ID` header of a reconnecting event-stream client.
 
 use super::FromRequestParts;
-use crate::error::refusal;
-use crate::{describe::InputMeta, error::ApiError, request::RequestContext};
+use crate::{
+    describe::InputMeta,
+    error::{ApiError, refusal},
+    request::RequestContext,
+};
 
 /// The id of the last server-sent event a reconnecting client saw (its
 /// `Last-Event-ID` header), so an [`Sse`](crate::sse::Sse) handler can

@@ -3,10 +3,9 @@
 use serde::de::DeserializeOwned;
 
 use super::text::TextValues;
-use crate::error::refusal;
 use crate::{
     dto::Validate,
-    error::{ApiError, ValidationIssue},
+    error::{ApiError, ValidationIssue, refusal},
     request::RequestContext,
     schema::{Tag, ToSchema, apply_tags, expected, schema_of},
 };

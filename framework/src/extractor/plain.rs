@@ -3,10 +3,9 @@
 use bytes::Bytes;
 
 use super::{FromRequest, body::check_content_type};
-use crate::error::refusal;
 use crate::{
     describe::{ContentKind, InputMeta},
-    error::ApiError,
+    error::{ApiError, refusal},
     request::RequestContext,
     schema::ToSchema,
 };

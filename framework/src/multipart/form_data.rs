@@ -9,11 +9,10 @@ use super::{
     layout::{FormField, Layout, top_name},
     receive::{Limits, Received, receive},
 };
-use crate::error::refusal;
 use crate::{
     describe::{ContentKind, InputMeta},
     dto::{Dto, invalid},
-    error::{ApiError, ValidationIssue},
+    error::{ApiError, ValidationIssue, refusal},
     extractor::{FromRequest, check_content_type, parse_urlencoded},
     request::RequestContext,
     schema::{Schema, schema_of},

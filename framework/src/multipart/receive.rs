@@ -23,10 +23,9 @@ use super::{
     layout::{FormField, Layout, top_name},
     spool::Spool,
 };
-use crate::error::refusal;
 use crate::{
     dto::push_key,
-    error::{ApiError, ValidationIssue},
+    error::{ApiError, ValidationIssue, refusal},
     request::{LimitedBody, RequestBody},
     schema::{ArraySchema, FieldDef, FileSchema, Schema, expected},
 };

@@ -12,8 +12,11 @@ use bytes::Bytes;
 use http::{header, request::Parts};
 use http_body_util::{BodyExt, combinators::UnsyncBoxBody};
 
-use crate::error::refusal;
-use crate::{body::BoxError, error::ApiError, shutdown::Shutdown};
+use crate::{
+    body::BoxError,
+    error::{ApiError, refusal},
+    shutdown::Shutdown,
+};
 
 mod limited;
 

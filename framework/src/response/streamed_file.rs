@@ -17,11 +17,10 @@ use tokio::io::{AsyncReadExt, AsyncSeekExt};
 use tokio_util::io::ReaderStream;
 
 use super::{IntoResponse, file::content_disposition};
-use crate::error::refusal;
 use crate::{
     body::{Body, Response},
     describe::{ContentKind, ContentManifest, HeaderManifest, ResponseManifest},
-    error::ApiError,
+    error::{ApiError, refusal},
     extractor::{FileRequest, Selection, Validators},
     schema::Registry,
 };

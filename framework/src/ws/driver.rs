@@ -25,9 +25,9 @@ use super::{
     socket::Outgoing,
     upgrade::SocketIo,
 };
-use crate::error::refusal;
 use crate::{
     dto::{Dto, JsonInput, decode_json_input},
+    error::refusal,
     shutdown::Shutdown,
 };
 

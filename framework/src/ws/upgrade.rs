@@ -14,12 +14,11 @@ use tokio_tungstenite::{
 };
 
 use super::{Limits, WebSocket, driver::Driver, open::OpenSockets};
-use crate::error::refusal;
 use crate::{
     body::Response,
     describe::{InputMeta, ResponseManifest},
     dto::Dto,
-    error::ApiError,
+    error::{ApiError, refusal},
     extractor::FromRequestParts,
     request::RequestContext,
     response::IntoResponse,
