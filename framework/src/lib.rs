@@ -141,7 +141,7 @@ pub use route::{Controller, Route};
 pub use router::BuildError;
 pub use server::{
     DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_HEADERS,
-    DEFAULT_SHUTDOWN_TIMEOUT, LAST_REQUEST_GRACE, Server, shutdown_signal,
+    DEFAULT_SHUTDOWN_TIMEOUT, LAST_REQUEST_GRACE, ServeService, Server, shutdown_signal,
 };
 pub use shutdown::Shutdown;
 pub use test_client::{TestClient, TestRequest, TestResponse};

@@ -11,7 +11,6 @@ use std::{
     time::{Duration, Instant},
 };
 
-use hyper::body::Incoming;
 use hyper_util::{
     rt::{TokioExecutor, TokioIo},
     server::{
@@ -26,13 +25,14 @@ use tokio::{
     sync::{OwnedSemaphorePermit, Semaphore},
 };
 
+use super::ServeService;
 use super::{
     connection::{Connection, Ended, Served},
     served::ServedConnection,
     service::{AppService, LayeredService},
     state::ConnectionState,
 };
-use crate::{app::App, body::BoxError};
+use crate::app::App;
 
 /// How long, once a shutting-down server has closed its listener, the
 /// connections it accepted last have to send their request before idle
@@ -239,22 +239,11 @@ pub(crate) fn app_connections(
 
 /// Connections to any other tower service (an app wrapped in layers), as
 /// [`app_connections`].
-pub(crate) fn service_connections<S, B>(
+pub(crate) fn service_connections<S: ServeService>(
     service: S,
     builder: auto::Builder<TokioExecutor>,
     draining: &'static AtomicBool,
-) -> ServeConnection
-where
-    S: tower_service::Service<http::Request<Incoming>, Response = http::Response<B>>
-        + Clone
-        + Send
-        + 'static,
-    S::Future: Send + 'static,
-    S::Error: Into<BoxError>,
-    B: http_body::Body + Send + 'static,
-    B::Data: Send,
-    B::Error: Into<BoxError>,
-{
+) -> ServeConnection {
     let builder = Arc::new(builder);
     Box::new(move |io, state, watcher| {
         let service =

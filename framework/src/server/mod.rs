@@ -215,18 +215,7 @@ impl Server {
     }
 
     /// Serves until SIGINT or SIGTERM, then shuts down gracefully.
-    pub async fn serve<S, B>(self, service: S) -> io::Result<()>
-    where
-        S: tower_service::Service<http::Request<Incoming>, Response = http::Response<B>>
-            + Clone
-            + Send
-            + 'static,
-        S::Future: Send + 'static,
-        S::Error: Into<BoxError>,
-        B: http_body::Body + Send + 'static,
-        B::Data: Send,
-        B::Error: Into<BoxError>,
-    {
+    pub async fn serve<S: ServeService>(self, service: S) -> io::Result<()> {
         self.serve_with_shutdown(service, shutdown_signal()).await
     }
 
@@ -243,17 +232,9 @@ impl Server {
     ///    [`LAST_REQUEST_GRACE`] (250 ms) that long to send their request,
     ///    then closes idle connections and lets in-flight requests finish
     ///    within the [shutdown timeout](Self::shutdown_timeout).
-    pub async fn serve_with_shutdown<S, B, F>(mut self, service: S, signal: F) -> io::Result<()>
+    pub async fn serve_with_shutdown<S, F>(mut self, service: S, signal: F) -> io::Result<()>
     where
-        S: tower_service::Service<http::Request<Incoming>, Response = http::Response<B>>
-            + Clone
-            + Send
-            + 'static,
-        S::Future: Send + 'static,
-        S::Error: Into<BoxError>,
-        B: http_body::Body + Send + 'static,
-        B::Data: Send,
-        B::Error: Into<BoxError>,
+        S: ServeService,
         F: Future<Output = ()> + Send,
     {
         let draining = draining::flag();
@@ -314,6 +295,38 @@ impl Server {
         builder.http2().timer(TokioTimer::new());
         builder
     }
+}
+
+/// A tower service a [`Server`] serves: an [`App`], or an app wrapped in
+/// tower layers. Every service that fits implements it; there is nothing
+/// to implement by hand.
+pub trait ServeService:
+    tower_service::Service<
+        http::Request<Incoming>,
+        Response = http::Response<Self::Body>,
+        Error: Into<BoxError>,
+        Future: Send + 'static,
+    > + Clone
+    + Send
+    + 'static
+{
+    /// The body of its answers.
+    type Body: http_body::Body<Data: Send, Error: Into<BoxError>> + Send + 'static;
+}
+
+impl<S, B> ServeService for S
+where
+    S: tower_service::Service<http::Request<Incoming>, Response = http::Response<B>>
+        + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+    S::Error: Into<BoxError>,
+    B: http_body::Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<BoxError>,
+{
+    type Body = B;
 }
 
 /// Completes on SIGINT (Ctrl-C) or SIGTERM.
