@@ -32,6 +32,32 @@ use crate::{
 ///         &SecurityMeta::authorization("api_token", "Token", "A JWT issued by the login route.");
 /// }
 /// ```
+///
+/// An API key is no `Authorization` scheme:
+///
+/// ```compile_fail
+/// use framework::prelude::*;
+/// use framework::{AuthScheme, Authorization, SecurityKind, SecurityMeta};
+///
+/// struct Key;
+///
+/// impl AuthScheme for Key {
+///     const SECURITY: &'static SecurityMeta =
+///         &SecurityMeta::new("key", SecurityKind::ApiKeyHeader { name: "x-key" }, "A key.");
+/// }
+///
+/// struct Echo;
+///
+/// #[controller("key")]
+/// impl Echo {
+///     #[typed_route::get("")]
+///     async fn key(&self, key: Authorization<Key>) -> String {
+///         key.credentials().to_owned()
+///     }
+/// }
+///
+/// let app = App::builder().controller(Echo).build().unwrap();
+/// ```
 pub trait AuthScheme: Send + Sync + 'static {
     /// The scheme the extractor reads and documents.
     const SECURITY: &'static SecurityMeta;
