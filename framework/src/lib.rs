@@ -121,8 +121,8 @@ pub use dto::{
 };
 pub use error::{ApiError, ErrorContract, PROBLEM_JSON, Problem, ValidationIssue, refusal};
 pub use extractor::{
-    Bearer, BodyStream, Cookies, FileConditions, FileRequest, FromRequest, FromRequestParts,
-    PlainBody, TypedBody, TypedForm, TypedHeaders, TypedQuery,
+    AuthScheme, Authorization, Bearer, BodyStream, Cookies, FileConditions, FileRequest,
+    FromRequest, FromRequestParts, PlainBody, TypedBody, TypedForm, TypedHeaders, TypedQuery,
 };
 #[cfg(feature = "multipart")]
 pub use multipart::{FILE_MEMORY_THRESHOLD, File, FormLimits, MAX_FORM_PARTS, TypedFormData};
@@ -204,10 +204,10 @@ pub mod prelude {
     #[cfg(feature = "askama")]
     pub use crate::Html;
     pub use crate::{
-        ApiError, App, Bearer, BodyStream, Controller, Cookies, Created, Download, Dto,
-        FileRequest, FromRequest, FromRequestParts, HttpMethod, IntoResponse, Json, PlainBody,
-        Random, Redirect, Reply, RouteMeta, Server, SetCookie, StreamedFile, TypedBody, TypedForm,
-        TypedHeaders, TypedQuery, Validate, controller, dto, typed_route,
+        ApiError, App, AuthScheme, Authorization, Bearer, BodyStream, Controller, Cookies, Created,
+        Download, Dto, FileRequest, FromRequest, FromRequestParts, HttpMethod, IntoResponse, Json,
+        PlainBody, Random, Redirect, Reply, RouteMeta, Server, SetCookie, StreamedFile, TypedBody,
+        TypedForm, TypedHeaders, TypedQuery, Validate, controller, dto, typed_route,
     };
     #[cfg(feature = "multipart")]
     pub use crate::{File, TypedFormData};

@@ -15,7 +15,10 @@
 //! - Cookies (`Cookies<T>`): a `cookies: T` argument sent in one `Cookie`
 //!   header (a browser's `fetch` drops it and sends its own cookies).
 //! - Credentials: by scheme name on `connection.security` /
-//!   `ClientBuilder::<scheme>_token` (bearer) or `<scheme>_key` (API key).
+//!   `ClientBuilder::<scheme>_token` (a token in `Authorization`) or
+//!   `<scheme>_key` (API key). For a scheme other than `Bearer`
+//!   (`Authorization: Token <jwt>`) the user gives the bare token and the
+//!   SDK adds the scheme's word.
 //!   A route whose credential is missing fails before sending
 //!   (`CredentialError` / `Error::MissingCredential`).
 //! - Catch-all path parameters: each segment encoded, slashes kept.

@@ -605,6 +605,9 @@ fn schemes(model: &Model<'_>) -> Vec<Scheme> {
             let carrier = match &scheme.kind {
                 SecurityKindManifest::ApiKeyHeader { name } => format!("the `{name}` header"),
                 SecurityKindManifest::ApiKeyCookie { name } => format!("the `{name}` cookie"),
+                SecurityKindManifest::Authorization { scheme } => format!(
+                    "`Authorization: {scheme} <token>` (give the bare token: the client adds `{scheme} `)"
+                ),
                 _ => "`Authorization: Bearer <token>`".to_owned(),
             };
             let doc = format!(

@@ -3,6 +3,7 @@
 use std::fmt::Write;
 
 use askama::Template;
+use framework::manifest::SecurityKindManifest;
 use framework::random_value;
 use framework::schema::{
     Bounds, DefId, FieldDef, IntegerFormat, ObjectDef, Registry, Schema, TypeKind, UnionRepr,
@@ -51,7 +52,14 @@ pub(crate) fn generate(
             },
         )?,
         file("tsconfig.json", TsConfig)?,
-        file("src/runtime.ts", Runtime)?,
+        file(
+            "src/runtime.ts",
+            Runtime {
+                authorization: manifest.security_schemes.iter().any(|scheme| {
+                    matches!(scheme.kind, SecurityKindManifest::Authorization { .. })
+                }),
+            },
+        )?,
         file(
             "src/index.ts",
             Index {
@@ -776,7 +784,12 @@ struct TsConfig;
 
 #[derive(Template)]
 #[template(path = "typescript/runtime.ts", escape = "none")]
-struct Runtime;
+struct Runtime {
+    /// Whether some scheme is `Authorization: <scheme> <token>` for a
+    /// scheme other than `Bearer`: only then does the runtime carry the
+    /// code that sends it, so SDKs of apps without one are unchanged.
+    authorization: bool,
+}
 
 #[derive(Template)]
 #[template(path = "typescript/index.ts", escape = "none")]

@@ -65,7 +65,7 @@ async fn the_typescript_sdk_round_trips_every_shape() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(
-        report.contains("# pass 35") && report.contains("# fail 0"),
+        report.contains("# pass 36") && report.contains("# fail 0"),
         "{report}"
     );
 }
@@ -335,6 +335,21 @@ async fn the_rust_sdk_sends_and_reads_every_kind() {
     let absent = moderator.kitchen().moderation().erase(0).await.unwrap_err();
     assert_eq!(absent.status(), Some(404));
     assert!(!format!("{moderator:?}").contains(app::MODERATOR_TOKEN));
+
+    // `Authorization: Token <token>`: the client is given the bare token.
+    let missing = kitchen.reading().read().await.unwrap_err();
+    assert!(
+        matches!(missing, Error::MissingCredential { scheme: "reader" }),
+        "{missing}"
+    );
+    let wrong = Client::builder(&base).reader_token("guess").build();
+    let refused = wrong.kitchen().reading().read().await.unwrap_err();
+    assert_eq!(refused.status(), Some(401));
+    assert_eq!(refused.problem().unwrap().code, "unauthorized");
+    let reader = Client::builder(&base)
+        .reader_token(app::READER_TOKEN)
+        .build();
+    assert_eq!(reader.kitchen().reading().read().await.unwrap(), "read");
 
     let path = "a b/ünï/c.txt";
     let file = kitchen.files().file(path).await.unwrap();

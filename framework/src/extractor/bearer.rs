@@ -1,8 +1,6 @@
 //! `Authorization: Bearer <token>`.
 
-use http::{HeaderValue, header};
-
-use super::FromRequestParts;
+use super::{FromRequestParts, authorization};
 use crate::{
     describe::{ErrorMeta, InputMeta, SecurityMeta},
     error::{ApiError, refusal},
@@ -12,7 +10,11 @@ use crate::{
 /// The scheme [`Bearer`] documents when used directly.
 static BEARER: SecurityMeta = SecurityMeta::bearer("bearer", "A bearer token.");
 
-/// The token of an `Authorization: Bearer <token>` header (RFC 6750).
+/// The token of an `Authorization: Bearer <token>` header (RFC 6750): the
+/// `Bearer` case of [`Authorization`](crate::Authorization), read by the
+/// same code. For another scheme (`Authorization: Token <jwt>`), use
+/// `Authorization` with a scheme of
+/// [`SecurityMeta::authorization`](crate::SecurityMeta::authorization).
 ///
 /// A missing or malformed header is `401 unauthorized` with
 /// `WWW-Authenticate: Bearer`. Used directly it only proves a token was
@@ -58,23 +60,12 @@ impl Bearer {
     /// `401 unauthorized` with `WWW-Authenticate: Bearer`, as a guard
     /// answers a token it does not accept.
     pub fn refused(message: impl Into<String>) -> ApiError {
-        refusal::UNAUTHORIZED
-            .error(message)
-            .with_header(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"))
+        authorization::refused("Bearer", message)
     }
 
     /// The token of `headers`, or why there is none.
     fn parse(headers: &http::HeaderMap) -> Result<Bearer, ApiError> {
-        let value = headers
-            .get(header::AUTHORIZATION)
-            .ok_or_else(|| Bearer::refused("authorization: expected `Bearer <token>`, got none"))?;
-        let text = value.to_str().ok().unwrap_or_default();
-        let (scheme, token) = text.split_once(' ').unwrap_or((text, ""));
-        let token = token.trim();
-        if !scheme.eq_ignore_ascii_case("bearer") || token.is_empty() {
-            return Err(Bearer::refused("authorization: expected `Bearer <token>`"));
-        }
-        Ok(Bearer(token.to_owned()))
+        authorization::credentials(headers, "Bearer").map(|token| Bearer(token.to_owned()))
     }
 }
 
@@ -91,7 +82,7 @@ impl FromRequestParts for Bearer {
 
 #[cfg(test)]
 mod tests {
-    use http::StatusCode;
+    use http::{StatusCode, header};
 
     use super::*;
 

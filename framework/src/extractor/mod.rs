@@ -8,6 +8,7 @@
 //! manifest, the OpenAPI document and the SDKs know what a route reads,
 //! which credentials it needs and which errors it may answer.
 
+mod authorization;
 mod bearer;
 mod body;
 mod cookie;
@@ -24,6 +25,7 @@ mod text;
 
 use std::future::Future;
 
+pub use authorization::{AuthScheme, Authorization};
 pub use bearer::Bearer;
 pub use body::TypedBody;
 #[cfg(feature = "multipart")]

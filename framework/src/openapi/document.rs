@@ -459,6 +459,27 @@ fn security_scheme(scheme: &SecuritySchemeManifest) -> SecurityScheme {
         SecurityKindManifest::ApiKeyCookie { name } => SecurityScheme::ApiKey(ApiKey::Cookie(
             ApiKeyValue::with_description(name.clone(), description.unwrap_or_default()),
         )),
+        SecurityKindManifest::Authorization { scheme: word } => match registered_scheme(word) {
+            Some(registered) => SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(registered)
+                    .description(description)
+                    .build(),
+            ),
+            // OpenAPI's `http` type takes only registered schemes: another
+            // is an API key in `Authorization` whose value says the word.
+            None => {
+                let value = format!("`{word} <token>`");
+                let description = match description {
+                    Some(description) => format!("{description}\n\nSent as {value}."),
+                    None => format!("Sent as {value}."),
+                };
+                SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::with_description(
+                    "Authorization".to_owned(),
+                    description,
+                )))
+            }
+        },
         // `Bearer`, and kinds added later.
         _ => SecurityScheme::Http(
             HttpBuilder::new()
@@ -467,6 +488,30 @@ fn security_scheme(scheme: &SecuritySchemeManifest) -> SecurityScheme {
                 .build(),
         ),
     }
+}
+
+/// `scheme` as OpenAPI's `http` type names it, when it is in the IANA HTTP
+/// Authentication Scheme Registry and utoipa's model has it. The registry's
+/// `Concealed`, `DPoP`, `GNAP` and `PrivateToken` are not in utoipa's
+/// closed `HttpAuthScheme`, so they are documented as an API key in
+/// `Authorization`, as unregistered schemes are.
+fn registered_scheme(scheme: &str) -> Option<HttpAuthScheme> {
+    let known = [
+        ("basic", HttpAuthScheme::Basic),
+        ("bearer", HttpAuthScheme::Bearer),
+        ("digest", HttpAuthScheme::Digest),
+        ("hoba", HttpAuthScheme::Hoba),
+        ("mutual", HttpAuthScheme::Mutual),
+        ("negotiate", HttpAuthScheme::Negotiate),
+        ("oauth", HttpAuthScheme::OAuth),
+        ("scram-sha-1", HttpAuthScheme::ScramSha1),
+        ("scram-sha-256", HttpAuthScheme::ScramSha256),
+        ("vapid", HttpAuthScheme::Vapid),
+    ];
+    known
+        .into_iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case(scheme))
+        .map(|(_, registered)| registered)
 }
 
 /// The media types each file field of a multipart body accepts (its

@@ -238,6 +238,11 @@ impl RustGen<'_, '_> {
                 SecurityKindManifest::ApiKeyCookie { name } => cookies.push(format!(
                     "vec![({name:?}.to_owned(), crate::credential({scheme_name:?}, {field})?.to_owned())]"
                 )),
+                // The word is an RFC 9110 token (`SecurityMeta::authorization`
+                // checks): no quote, backslash or brace to escape.
+                SecurityKindManifest::Authorization { scheme: word } => steps.push(format!(
+                    "let request = request.header(reqwest::header::AUTHORIZATION, format!(\"{word} {{}}\", crate::credential({scheme_name:?}, {field})?));"
+                )),
                 _ => steps.push(format!(
                     "let request = crate::bearer(request, {scheme_name:?}, {field})?;"
                 )),
@@ -388,10 +393,13 @@ impl RustGen<'_, '_> {
 }
 
 /// The method of [`ClientBuilder`] that sets a scheme's credential:
-/// `moderator_token` for a bearer token, `session_key` for an API key.
+/// `moderator_token` for a token in `Authorization` (`Bearer` or another
+/// scheme), `session_key` for an API key.
 pub(super) fn credential_method(scheme: &SecuritySchemeManifest) -> String {
     match scheme.kind {
-        SecurityKindManifest::Bearer => format!("{}_token", snake(&scheme.name)),
+        SecurityKindManifest::Bearer | SecurityKindManifest::Authorization { .. } => {
+            format!("{}_token", snake(&scheme.name))
+        }
         _ => format!("{}_key", snake(&scheme.name)),
     }
 }

@@ -449,6 +449,9 @@ pub(super) fn carrier(kind: &SecurityKindManifest) -> String {
     match kind {
         SecurityKindManifest::ApiKeyHeader { name } => format!("the `{name}` header"),
         SecurityKindManifest::ApiKeyCookie { name } => format!("the `{name}` cookie"),
+        SecurityKindManifest::Authorization { scheme } => format!(
+            "`Authorization: {scheme} <token>`: give the bare token, the SDK adds `{scheme} `"
+        ),
         _ => "`Authorization: Bearer <token>`".to_owned(),
     }
 }
@@ -460,6 +463,9 @@ fn security_metadata(scheme: &SecuritySchemeManifest) -> Value {
         }
         SecurityKindManifest::ApiKeyCookie { name } => {
             json!({ "name": scheme.name, "in": "cookie", "key": name })
+        }
+        SecurityKindManifest::Authorization { scheme: word } => {
+            json!({ "name": scheme.name, "in": "authorization", "authScheme": word })
         }
         _ => json!({ "name": scheme.name, "in": "bearer" }),
     }

@@ -310,9 +310,19 @@ export interface RouteMetadata {
 /** A credential a route needs, and where it goes. */
 export interface SecurityMetadata {
   readonly name: string;
+{%- endraw %}
+{%- if authorization %}
+  readonly in: "bearer" | "authorization" | "header" | "cookie";
+  /** The header's or the cookie's name. */
+  readonly key?: string;
+  /** The word the runtime puts before the token in `Authorization`: `Token`. */
+  readonly authScheme?: string;
+{%- else %}
   readonly in: "bearer" | "header" | "cookie";
   /** The header's or the cookie's name. */
   readonly key?: string;
+{%- endif %}
+{%- raw %}
 }
 
 /** A success answer of a route. */
@@ -456,6 +466,11 @@ function target(
   const cookies = encodeCookies(input.cookies);
   for (const [scheme, credential] of credentials) {
     if (scheme.in === "bearer") sent.set("authorization", `Bearer ${credential}`);
+{%- endraw %}
+{%- if authorization %}
+    else if (scheme.in === "authorization") sent.set("authorization", `${scheme.authScheme ?? ""} ${credential}`);
+{%- endif %}
+{%- raw %}
     else if (scheme.in === "header") sent.set(scheme.key ?? "", credential);
     else cookies.push(`${scheme.key ?? ""}=${encodeURIComponent(credential)}`);
   }

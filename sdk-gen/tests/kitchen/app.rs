@@ -3,7 +3,7 @@
 //! absent vs both, a defaulted field (input and output shapes differ),
 //! `any`, a nested query and typed headers; and every input and answer
 //! kind besides JSON: forms, multipart uploads, text, bytes, a streamed
-//! upload, cookies, a bearer guard, a catch-all path, downloads, a file
+//! upload, cookies, a bearer guard, a `Token` scheme guard, a catch-all path, downloads, a file
 //! streamed from disk (ranges, `304`), a redirect, `Created`, an enum of
 //! statuses, `204`, server-sent events, a WebSocket and a route left out of
 //! the SDKs.
@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use framework::prelude::*;
 use framework::ws::{WebSocketResponse, WebSocketUpgrade};
-use framework::{ErrorMeta, InputMeta, RequestContext, SecurityMeta};
+use framework::{AuthScheme, Authorization, ErrorMeta, InputMeta, RequestContext, SecurityMeta};
 
 /// A shape, tagged inside (`{"type": "circle", ...}`).
 #[dto]
@@ -590,6 +590,37 @@ impl FromRequestParts for Moderator {
     }
 }
 
+/// The token the reader guard accepts.
+pub const READER_TOKEN: &str = "r3ader.jwt";
+
+/// `Authorization: Token <jwt>`, as some public API specifications ask:
+/// the SDKs take the bare token and add `Token `.
+pub struct ReaderToken;
+
+impl AuthScheme for ReaderToken {
+    const SECURITY: &'static SecurityMeta =
+        &SecurityMeta::authorization("reader", "Token", "A reader's JWT.");
+}
+
+/// A reader: `Authorization: Token <READER_TOKEN>`.
+pub struct Reader;
+
+impl FromRequestParts for Reader {
+    const INPUT: InputMeta = <Authorization<ReaderToken> as FromRequestParts>::INPUT
+        .with_errors(&[ErrorMeta::new(401, "No valid reader token.")]);
+
+    async fn from_request_parts(cx: &mut RequestContext) -> Result<Self, ApiError> {
+        let token = Authorization::<ReaderToken>::from_request_parts(cx).await?;
+        if token.credentials() == READER_TOKEN {
+            Ok(Reader)
+        } else {
+            Err(Authorization::<ReaderToken>::refused(
+                "not a reader's token",
+            ))
+        }
+    }
+}
+
 /// The kitchen sink.
 pub struct Kitchen;
 
@@ -770,6 +801,12 @@ impl Kitchen {
             return Err(ApiError::not_found("no thing 0"));
         }
         Ok(())
+    }
+
+    /// Something to read; readers only.
+    #[typed_route::get("reading")]
+    async fn read(&self, _reader: Reader) -> String {
+        "read".to_owned()
     }
 
     /// A file named by the rest of the path; its body is the path.

@@ -114,6 +114,13 @@ pub enum SecurityKindManifest {
         /// The cookie's name.
         name: String,
     },
+    /// `Authorization: <scheme> <credentials>` for a scheme other than
+    /// `Bearer`, e.g. `Token`: the SDKs take the credentials and add the
+    /// scheme's word.
+    Authorization {
+        /// The scheme's word: `Token`.
+        scheme: String,
+    },
 }
 
 impl From<&SecurityMeta> for SecuritySchemeManifest {
@@ -125,6 +132,9 @@ impl From<&SecurityMeta> for SecuritySchemeManifest {
             },
             SecurityKind::ApiKeyCookie { name } => SecurityKindManifest::ApiKeyCookie {
                 name: name.to_owned(),
+            },
+            SecurityKind::Authorization { scheme } => SecurityKindManifest::Authorization {
+                scheme: scheme.to_owned(),
             },
         };
         SecuritySchemeManifest {
@@ -569,7 +579,38 @@ fn identifier(name: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::identifier;
+    use super::{SecurityKindManifest, SecurityMeta, SecuritySchemeManifest, identifier};
+
+    /// The JSON of every kind: those before `authorization` keep theirs.
+    #[test]
+    fn security_kinds_keep_their_json() {
+        let json = |meta: &SecurityMeta| {
+            serde_json::to_value(SecuritySchemeManifest::from(meta).kind).unwrap()
+        };
+        assert_eq!(
+            json(&SecurityMeta::bearer("b", "")),
+            serde_json::json!({ "type": "bearer" })
+        );
+        assert_eq!(
+            json(&SecurityMeta::new(
+                "k",
+                super::SecurityKind::ApiKeyHeader { name: "x-key" },
+                ""
+            )),
+            serde_json::json!({ "type": "api_key_header", "name": "x-key" })
+        );
+        let token = json(&SecurityMeta::authorization("t", "Token", ""));
+        assert_eq!(
+            token,
+            serde_json::json!({ "type": "authorization", "scheme": "Token" })
+        );
+        assert_eq!(
+            serde_json::from_value::<SecurityKindManifest>(token).unwrap(),
+            SecurityKindManifest::Authorization {
+                scheme: "Token".to_owned()
+            }
+        );
+    }
 
     #[test]
     fn identifiers_are_made_of_names() {

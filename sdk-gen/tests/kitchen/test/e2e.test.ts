@@ -195,6 +195,30 @@ test("a credential is sent as a bearer token; without one nothing is sent", asyn
   assert.equal(moderator.sent(), 3);
 });
 
+test("a Token scheme's credential is the bare token: the SDK adds `Token `", async () => {
+  const missing = counted();
+  await assert.rejects(kitchen.reading.read(missing.connection), CredentialError);
+  assert.equal(missing.sent(), 0);
+
+  const wrong = await status(kitchen.reading.read({ ...connection(), security: { reader: "guess" } }));
+  assert.equal(wrong.status, 401);
+  assert.equal(wrong.problem?.code, "unauthorized");
+  assert.equal(wrong.headers["www-authenticate"], "Token");
+
+  const authorization: (string | null)[] = [];
+  const reader: IConnection = {
+    ...connection(),
+    security: { reader: "r3ader.jwt" },
+    fetch: (input, init) => {
+      authorization.push(new Headers(init?.headers).get("authorization"));
+      return fetch(input, init);
+    },
+  };
+  const read: string = await kitchen.reading.read(reader);
+  assert.equal(read, "read");
+  assert.deepEqual(authorization, ["Token r3ader.jwt"]);
+});
+
 test("a catch-all parameter keeps its slashes; a download is bytes with its headers", async () => {
   const path = "a b/ünï/c.txt";
   const file = await kitchen.files.file(connection(), path);
@@ -242,7 +266,7 @@ test("several success statuses: the union of their data, propagate tells them ap
 test("a route marked sdk = false is not in the SDK", () => {
   assert.equal("page" in kitchen, false);
   assert.deepEqual(Object.keys(kitchen).sort(), [
-    "bytes", "chat", "cookies", "echo", "files", "formats", "forms", "go", "headers", "jobs", "limits", "moderation", "numbers", "patterns", "query", "streamed", "streams", "text", "ticks", "trees", "uploads",
+    "bytes", "chat", "cookies", "echo", "files", "formats", "forms", "go", "headers", "jobs", "limits", "moderation", "numbers", "patterns", "query", "reading", "streamed", "streams", "text", "ticks", "trees", "uploads",
   ]);
 });
 

@@ -7,6 +7,7 @@
 //! assert_eq!(client.base_url(), "http://127.0.0.1:3000");
 //! let authorized = kitchen_sdk::Client::builder("http://127.0.0.1:3000")
 //!     .moderator_token("<credential>")
+//!     .reader_token("<credential>")
 //!     .build();
 //! assert_eq!(authorized.base_url(), client.base_url());
 //! # Ok(())
@@ -168,6 +169,7 @@ pub struct Client {
 #[allow(dead_code)]
 struct Credentials {
     moderator: Option<String>,
+    reader: Option<String>,
 }
 
 impl std::fmt::Debug for Credentials {
@@ -201,6 +203,14 @@ impl ClientBuilder {
     /// The credential of the `moderator` scheme, sent as `Authorization: Bearer <token>` to the routes that need it.
     pub fn moderator_token(mut self, credential: impl Into<String>) -> Self {
         self.credentials.moderator = Some(credential.into());
+        self
+    }
+
+    /// A reader's JWT.
+    ///
+    /// The credential of the `reader` scheme, sent as `Authorization: Token <token>` (give the bare token: the client adds `Token `) to the routes that need it.
+    pub fn reader_token(mut self, credential: impl Into<String>) -> Self {
+        self.credentials.reader = Some(credential.into());
         self
     }
 
@@ -383,6 +393,13 @@ impl<'a> KitchenApi<'a> {
     /// The routes under `kitchen.query`.
     pub fn query(&self) -> KitchenQueryApi<'a> {
         KitchenQueryApi {
+            client: self.client,
+        }
+    }
+
+    /// The routes under `kitchen.reading`.
+    pub fn reading(&self) -> KitchenReadingApi<'a> {
+        KitchenReadingApi {
             client: self.client,
         }
     }
@@ -869,6 +886,41 @@ impl<'a> KitchenQueryApi<'a> {
         match status {
             200 => crate::decode(status, body),
             _ => Err(crate::failure(status, body, &[400])),
+        }
+    }
+}
+
+/// The routes under `kitchen.reading`.
+#[derive(Clone, Copy, Debug)]
+pub struct KitchenReadingApi<'a> {
+    client: &'a Client,
+}
+
+impl<'a> KitchenReadingApi<'a> {
+    /// Something to read; readers only.
+    ///
+    /// `GET /kitchen/reading`
+    ///
+    /// Needs the `reader` credential ([`ClientBuilder::reader_token`]): A reader's JWT.
+    ///
+    /// # Errors
+    /// - [`Error::MissingCredential`] before sending, without the credential
+    /// - [`Error::Api`] 401: No valid reader token.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn read(&self) -> Result<String, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::GET, &["kitchen", "reading"], None);
+        let request = request.header(
+            reqwest::header::AUTHORIZATION,
+            format!(
+                "Token {}",
+                crate::credential("reader", &client.credentials.reader)?
+            ),
+        );
+        let answer = crate::receive(request).await?;
+        match answer.status {
+            200 => crate::Answer::text(answer),
+            _ => Err(answer.failure(&[401])),
         }
     }
 }

@@ -6,7 +6,7 @@
  *
  * const connection: IConnection = {
  *   host: "http://127.0.0.1:3000",
- *   security: { moderator: "<credential>" },
+ *   security: { moderator: "<credential>", reader: "<credential>" },
  * };
  * try {
  *   console.log(Object.keys(api.functional), connection.host);

@@ -309,9 +309,11 @@ export interface RouteMetadata {
 /** A credential a route needs, and where it goes. */
 export interface SecurityMetadata {
   readonly name: string;
-  readonly in: "bearer" | "header" | "cookie";
+  readonly in: "bearer" | "authorization" | "header" | "cookie";
   /** The header's or the cookie's name. */
   readonly key?: string;
+  /** The word the runtime puts before the token in `Authorization`: `Token`. */
+  readonly authScheme?: string;
 }
 
 /** A success answer of a route. */
@@ -455,6 +457,7 @@ function target(
   const cookies = encodeCookies(input.cookies);
   for (const [scheme, credential] of credentials) {
     if (scheme.in === "bearer") sent.set("authorization", `Bearer ${credential}`);
+    else if (scheme.in === "authorization") sent.set("authorization", `${scheme.authScheme ?? ""} ${credential}`);
     else if (scheme.in === "header") sent.set(scheme.key ?? "", credential);
     else cookies.push(`${scheme.key ?? ""}=${encodeURIComponent(credential)}`);
   }

@@ -14,4 +14,9 @@ export interface Credentials {
    * Sent as `Authorization: Bearer <token>`.
    */
   moderator?: string;
+  /**
+   * A reader's JWT.
+   * Sent as `Authorization: Token <token>`: give the bare token, the SDK adds `Token `.
+   */
+  reader?: string;
 }

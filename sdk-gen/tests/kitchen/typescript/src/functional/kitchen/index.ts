@@ -17,6 +17,7 @@ export * as moderation from "./moderation/index.js";
 export * as numbers from "./numbers/index.js";
 export * as patterns from "./patterns/index.js";
 export * as query from "./query/index.js";
+export * as reading from "./reading/index.js";
 export * as streamed from "./streamed/index.js";
 export * as streams from "./streams/index.js";
 export * as text from "./text/index.js";
