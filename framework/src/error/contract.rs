@@ -109,10 +109,19 @@ pub trait ErrorContract: Send + Sync + 'static {
     const MEDIA_TYPE: &'static str = "application/json";
 
     /// The status an error raised with `status` is answered with;
-    /// `refusal` is the framework's declaration when the error is one of
-    /// its refusals ([`crate::refusal`]), `None` for a handler's or a
-    /// guard's own. The documents use the same function, so what they
-    /// say is what is answered. The status unchanged unless overridden.
+    /// `refusal` is the declaration ([`crate::refusal`]) whose status and
+    /// code the error has, whoever raised it (a handler's
+    /// `ApiError::not_found` is `refusal::NOT_FOUND`, a guard's
+    /// `Bearer::refused` is `refusal::UNAUTHORIZED`), and `None` for codes
+    /// of the app's own. The documents use the same function: a route's
+    /// refusals with their declaration, and the errors it declares by
+    /// status alone (`errors(404 = ..)`, [`HandlerError::ERRORS`]) with
+    /// `None`; so that what they say is what is answered, map a status
+    /// the same with and without a refusal unless the refusal is one only
+    /// the framework raises (the `Validation` kind, `invalid_request`,
+    /// `payload_too_large` ...). The status unchanged unless overridden.
+    ///
+    /// [`HandlerError::ERRORS`]: crate::HandlerError::ERRORS
     fn status(&self, status: StatusCode, refusal: Option<&Refusal>) -> StatusCode {
         let _ = refusal;
         status
