@@ -45,7 +45,8 @@ impl AnswerHook for () {
 }
 
 /// Answers one request; see [`App::handle`](crate::App::handle). `H` is
-/// what the server serving it does with the answer ([`AnswerHook`]).
+/// what the server serving it does with the answer (`AnswerHook`, a
+/// crate-internal door; `()` when the app is called as a tower service).
 #[must_use = "futures do nothing unless polled"]
 pub struct ResponseFuture<H = ()> {
     state: State,
