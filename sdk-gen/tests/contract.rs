@@ -1,6 +1,7 @@
-//! An app with its own error contract (`App::builder().errors(..)`): golden
-//! SDKs whose errors carry the app's body, `FieldErrors`, instead of the
-//! problem document.
+//! An app that states its own contract (`App::builder().errors(..)`, a
+//! `Token` authorization scheme, an optional guard): golden SDKs whose
+//! errors carry the app's body, `FieldErrors`, instead of the problem
+//! document, and which send the token to the routes that need or take it.
 
 #[path = "contract/app.rs"]
 mod app;
@@ -105,7 +106,7 @@ async fn the_typescript_sdk_reads_the_apps_error_body() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(
-        report.contains("# pass 4") && report.contains("# fail 0"),
+        report.contains("# pass 7") && report.contains("# fail 0"),
         "{report}"
     );
 }
@@ -169,5 +170,57 @@ async fn the_rust_sdk_reads_the_apps_error_body() {
         articles.at(2).await.unwrap(),
         ArticlesAt::Moved(Moved { id: 1 })
     );
+    task.abort();
+}
+
+/// The Rust SDK with and without the reader's token: the optional guard's
+/// route answers both (personalized with it), a wrong token is the app's
+/// 401 body, and the route that needs the token is not sent without it.
+#[tokio::test]
+async fn the_rust_sdk_sends_the_token_when_it_has_one() {
+    use contract_sdk::{Article, Client, Error};
+
+    let (addr, task) = served();
+    let base = format!("http://{addr}");
+    let anonymous = Client::new(&base);
+    let kim = Client::builder(&base).api_token("jwt-kim").build();
+    let wrong = Client::builder(&base).api_token("guess").build();
+
+    assert_eq!(
+        anonymous.articles().feed().feed().await.unwrap().reader,
+        None
+    );
+    assert_eq!(
+        kim.articles()
+            .feed()
+            .feed()
+            .await
+            .unwrap()
+            .reader
+            .as_deref(),
+        Some("kim")
+    );
+    let refused = wrong.articles().feed().feed().await.unwrap_err();
+    assert_eq!(refused.status(), Some(401));
+    assert_eq!(
+        refused.body().unwrap().errors["unauthorized"],
+        ["the token is not known"]
+    );
+
+    assert!(matches!(
+        anonymous.articles().favorite().favorite(7).await,
+        Err(Error::MissingCredential {
+            scheme: "api_token"
+        })
+    ));
+    assert_eq!(
+        kim.articles().favorite().favorite(7).await.unwrap(),
+        Article {
+            id: 7,
+            title: "favorited by kim".to_owned()
+        }
+    );
+    let refused = wrong.articles().favorite().favorite(7).await.unwrap_err();
+    assert_eq!(refused.status(), Some(401));
     task.abort();
 }

@@ -79,6 +79,10 @@ pub struct InputMeta {
     pub content: Option<(ContentKind, &'static str)>,
     /// The credential it needs, if it is a guard.
     pub security: Option<&'static SecurityMeta>,
+    /// Whether the guard is optional (the handler takes `Option<G>`): a
+    /// caller without [`security`](Self::security)'s credential is served
+    /// too, and the documents list anonymous access as an alternative.
+    pub optional: bool,
     /// The framework's refusals reading it may answer (see
     /// [`refusal`](crate::refusal)): set by the constructor from what it
     /// reads, replaced with [`InputMeta::with_refusals`]. The manifest
@@ -170,6 +174,7 @@ impl InputMeta {
             schema: None,
             content: None,
             security: None,
+            optional: false,
             refusals: &[],
             errors: &[],
             messages: None,
@@ -242,6 +247,27 @@ impl InputMeta {
     /// Adds the credential this input needs (see [`SecurityMeta`]).
     pub const fn with_security(mut self, security: &'static SecurityMeta) -> Self {
         self.security = Some(security);
+        self
+    }
+
+    /// This guard, made optional: what `Option<G>` reads. Only a guard that
+    /// declares its credential ([`with_security`](Self::with_security)) can
+    /// be optional, since its absence is what makes the value `None`; any
+    /// other input does not compile as `Option<_>`.
+    ///
+    /// ```
+    /// use framework::{InputMeta, SecurityMeta};
+    ///
+    /// static TOKEN: SecurityMeta = SecurityMeta::bearer("token", "A token.");
+    /// const INPUT: InputMeta = InputMeta::request().with_security(&TOKEN).optional();
+    /// assert!(INPUT.optional);
+    /// ```
+    pub const fn optional(mut self) -> Self {
+        assert!(
+            self.security.is_some(),
+            "`Option<G>` is a guard that may be absent, and `G` declares no credential (`InputMeta::with_security`): for a query, headers or a body whose parts may be absent, make their fields `Option` instead"
+        );
+        self.optional = true;
         self
     }
 

@@ -202,6 +202,17 @@ pub(super) fn credentials<'h>(
     Ok(credentials)
 }
 
+/// Whether `headers` carry an `Authorization` of `scheme` (its word, in
+/// any case), well-formed or not: what tells an optional guard of that
+/// scheme that a caller tried to sign in.
+pub(super) fn scheme_sent(headers: &HeaderMap, scheme: &str) -> bool {
+    headers.get_all(header::AUTHORIZATION).iter().any(|value| {
+        let text = value.to_str().unwrap_or_default();
+        let word = text.split_once(' ').map_or(text, |(word, _)| word);
+        word.eq_ignore_ascii_case(scheme)
+    })
+}
+
 /// `401 unauthorized` with `WWW-Authenticate: <scheme>`.
 pub(super) fn refused(scheme: &'static str, message: impl Into<String>) -> ApiError {
     let error = refusal::UNAUTHORIZED.error(message);

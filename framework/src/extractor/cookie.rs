@@ -90,6 +90,17 @@ impl<T: Dto> FromRequestParts for Cookies<T> {
     }
 }
 
+/// Whether a cookie named `name` was sent.
+pub(super) fn cookie_sent(headers: &http::HeaderMap, name: &str) -> bool {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(cookie::Cookie::split_parse_encoded)
+        .filter_map(Result::ok)
+        .any(|cookie| cookie.name() == name)
+}
+
 /// The `name=value` pairs of every `Cookie` header, percent-decoded;
 /// pairs that are not cookies are left out, as browsers do.
 fn cookie_pairs(headers: &http::HeaderMap) -> Vec<(String, String)> {

@@ -16,6 +16,7 @@ mod file_request;
 mod form;
 mod header;
 mod last_event_id;
+mod optional;
 mod param;
 mod plain;
 mod query;

@@ -324,13 +324,11 @@ impl OpenApiDocument {
         for (status, answer) in responses {
             operation = operation.response(status.to_string(), answer);
         }
-        for scheme in self.security.iter().chain(&route.security) {
-            operation = operation.security(SecurityRequirement::new(
-                scheme.clone(),
-                Vec::<String>::new(),
-            ));
-        }
-        if guarded && self.security.is_empty() && route.security.is_empty() {
+        let required: Vec<&String> = self.security.iter().chain(&route.security).collect();
+        if !required.is_empty() || !route.optional_security.is_empty() {
+            operation =
+                operation.securities(Some(requirements(&required, &route.optional_security)));
+        } else if guarded {
             operation = operation.securities(Some(Vec::<SecurityRequirement>::new()));
         }
         if let Some(websocket) = &route.websocket {
@@ -338,6 +336,23 @@ impl OpenApiDocument {
         }
         operation.build()
     }
+}
+
+/// The alternatives of an operation's `security`: every `required` scheme
+/// together (one requirement object), with each `optional` one in turn and
+/// then without any (`{}`: anonymous access), so `[{token: []}, {}]` for a
+/// route whose only guard is optional.
+fn requirements(required: &[&String], optional: &[String]) -> Vec<SecurityRequirement> {
+    let all = required
+        .iter()
+        .fold(SecurityRequirement::default(), |requirement, scheme| {
+            requirement.add(scheme.as_str(), Vec::<String>::new())
+        });
+    optional
+        .iter()
+        .map(|scheme| all.clone().add(scheme.as_str(), Vec::<String>::new()))
+        .chain(std::iter::once(all.clone()))
+        .collect()
 }
 
 /// The name of the extension that documents a WebSocket route.

@@ -220,32 +220,29 @@ impl RustGen<'_, '_> {
         steps
     }
 
-    /// The steps that send the route's credentials and cookies.
+    /// The steps that send the route's credentials and cookies: those it
+    /// needs (`Error::MissingCredential` without them), then those of its
+    /// optional guards when the client has them.
     fn credential_steps(&self, route: &RouteManifest) -> Result<Vec<String>, GenerateError> {
         let mut steps = Vec::new();
         let mut cookies = Vec::new();
         if route.cookies.is_some() {
             cookies.push("crate::cookie_pairs(cookies)?".to_owned());
         }
-        for name in &route.security {
+        let required = route.security.iter().map(|name| (name, false));
+        let optional = route.optional_security.iter().map(|name| (name, true));
+        for (name, optional) in required.chain(optional) {
             let scheme = self.model.scheme(route, name)?;
-            let field = format!("&client.credentials.{}", snake(&scheme.name));
-            let scheme_name = &scheme.name;
-            match &scheme.kind {
-                SecurityKindManifest::ApiKeyHeader { name } => steps.push(format!(
-                    "let request = crate::api_key(request, {name:?}, {scheme_name:?}, {field})?;"
-                )),
-                SecurityKindManifest::ApiKeyCookie { name } => cookies.push(format!(
-                    "vec![({name:?}.to_owned(), crate::credential({scheme_name:?}, {field})?.to_owned())]"
-                )),
-                // The word is an RFC 9110 token (`SecurityMeta::authorization`
-                // checks): no quote, backslash or brace to escape.
-                SecurityKindManifest::Authorization { scheme: word } => steps.push(format!(
-                    "let request = request.header(reqwest::header::AUTHORIZATION, format!(\"{word} {{}}\", crate::credential({scheme_name:?}, {field})?));"
-                )),
-                _ => steps.push(format!(
-                    "let request = crate::bearer(request, {scheme_name:?}, {field})?;"
-                )),
+            let field = format!("client.credentials.{}", snake(&scheme.name));
+            let (mut send, is_cookie) = send_credential(scheme, &field);
+            if optional {
+                let skipped = if is_cookie { "Vec::new()" } else { "request" };
+                send = format!("if {field}.is_some() {{ {send} }} else {{ {skipped} }}");
+            }
+            if is_cookie {
+                cookies.push(send);
+            } else {
+                steps.push(format!("let request = {send};"));
             }
         }
         if !cookies.is_empty() {
@@ -359,6 +356,15 @@ impl RustGen<'_, '_> {
                 scheme.description
             ));
         }
+        for name in &route.optional_security {
+            let scheme = self.model.scheme(route, name)?;
+            doc.push_str(&format!(
+                "\n\nSends the `{}` credential when the client has it ([`ClientBuilder::{}`]), and is answered without it too: {}",
+                scheme.name,
+                credential_method(scheme),
+                scheme.description
+            ));
+        }
         if !route.errors.is_empty() || !route.security.is_empty() {
             doc.push_str("\n\n# Errors\n");
             if !route.security.is_empty() {
@@ -396,11 +402,16 @@ impl RustGen<'_, '_> {
 /// `moderator_token` for a token in `Authorization` (`Bearer` or another
 /// scheme), `session_key` for an API key.
 pub(super) fn credential_method(scheme: &SecuritySchemeManifest) -> String {
-    match scheme.kind {
-        SecurityKindManifest::Bearer | SecurityKindManifest::Authorization { .. } => {
-            format!("{}_token", snake(&scheme.name))
-        }
-        _ => format!("{}_key", snake(&scheme.name)),
+    let suffix = match scheme.kind {
+        SecurityKindManifest::Bearer | SecurityKindManifest::Authorization { .. } => "_token",
+        _ => "_key",
+    };
+    // `api_token` gives `api_token`, not `api_token_token`.
+    let name = snake(&scheme.name);
+    if name.ends_with(suffix) {
+        name
+    } else {
+        name + suffix
     }
 }
 
@@ -434,5 +445,36 @@ fn read(answer: &Answer<'_>) -> String {
         Shape::Plain(body) => format!("{}(answer)", content(body)),
         Shape::Redirect => "answer.redirect()".to_owned(),
         Shape::Created(body) => format!("answer.created({})", content(body)),
+    }
+}
+
+/// The expression that sends `scheme`'s credential (the client's `field`),
+/// failing with `Error::MissingCredential` without it: a request builder,
+/// or (`true`) the cookie pairs to send.
+fn send_credential(scheme: &SecuritySchemeManifest, field: &str) -> (String, bool) {
+    let name = &scheme.name;
+    match &scheme.kind {
+        SecurityKindManifest::ApiKeyHeader { name: header } => (
+            format!("crate::api_key(request, {header:?}, {name:?}, &{field})?"),
+            false,
+        ),
+        SecurityKindManifest::ApiKeyCookie { name: cookie } => (
+            format!(
+                "vec![({cookie:?}.to_owned(), crate::credential({name:?}, &{field})?.to_owned())]"
+            ),
+            true,
+        ),
+        // The word is an RFC 9110 token (`SecurityMeta::authorization`
+        // checks): no quote, backslash or brace to escape.
+        SecurityKindManifest::Authorization { scheme: word } => (
+            format!(
+                "request.header(reqwest::header::AUTHORIZATION, format!(\"{word} {{}}\", crate::credential({name:?}, &{field})?))"
+            ),
+            false,
+        ),
+        _ => (
+            format!("crate::bearer(request, {name:?}, &{field})?"),
+            false,
+        ),
     }
 }

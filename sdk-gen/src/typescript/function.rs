@@ -288,6 +288,18 @@ impl TypeScript<'_, '_> {
                 ),
             );
         }
+        for name in &route.optional_security {
+            let scheme = self.model.scheme(route, name)?;
+            doc.tag(
+                "security",
+                &format!(
+                    "`connection.security.{}` (optional: the route answers without it too): {} When set, sent as {}.",
+                    scheme.name,
+                    scheme.description,
+                    carrier(&scheme.kind)
+                ),
+            );
+        }
         // The app's own error body is the thrown error's `data` (and the
         // `data` of `propagate`'s failures, see its type).
         let body = self.error_body().map(|body| format!(" (`data`: `{body}`)"));
@@ -357,10 +369,15 @@ impl TypeScript<'_, '_> {
         if let Some(cookies) = &route.cookies {
             keys.insert("cookies".into(), schema(cookies, 6));
         }
-        if !route.security.is_empty() {
+        if !route.security.is_empty() || !route.optional_security.is_empty() {
             let mut schemes = Vec::new();
             for name in &route.security {
                 schemes.push(security_metadata(self.model.scheme(route, name)?));
+            }
+            for name in &route.optional_security {
+                let mut scheme = security_metadata(self.model.scheme(route, name)?);
+                scheme["optional"] = Value::Bool(true);
+                schemes.push(scheme);
             }
             keys.insert("security".into(), Value::Array(schemes));
         }

@@ -1,12 +1,14 @@
-//! A fixture app with its own error contract: every error, the framework's
-//! refusals and the handlers' own, is answered with `FieldErrors`, refused
-//! input with `422`. Its SDKs type that body instead of the problem
-//! document.
+//! A fixture app that states its own contract: every error, the
+//! framework's refusals and the handlers' own, is answered with
+//! `FieldErrors`, refused input with `422`; its readers sign in with
+//! `Authorization: Token <jwt>`, required to favorite an article and
+//! optional on the feed, which greets a signed-in reader by name. Its SDKs
+//! type that body instead of the problem document and send the token.
 
 use std::collections::BTreeMap;
 
 use framework::{
-    ErrorContract,
+    AuthScheme, Authorization, ErrorContract, ErrorMeta, InputMeta, RequestContext, SecurityMeta,
     prelude::*,
     refusal::{Refusal, RefusalKind},
 };
@@ -97,6 +99,40 @@ pub enum Found {
     Moved(Moved),
 }
 
+/// `Authorization: Token <jwt>`.
+pub struct ApiToken;
+
+impl AuthScheme for ApiToken {
+    const SECURITY: &'static SecurityMeta =
+        &SecurityMeta::authorization("api_token", "Token", "The JWT issued at sign-in.");
+}
+
+/// The reader behind a token: `jwt-kim` is kim's, any other is refused.
+pub struct Reader(String);
+
+impl FromRequestParts for Reader {
+    const INPUT: InputMeta = <Authorization<ApiToken> as FromRequestParts>::INPUT
+        .with_errors(&[ErrorMeta::new(401, "No valid token.")]);
+
+    async fn from_request_parts(cx: &mut RequestContext) -> Result<Self, ApiError> {
+        let token = Authorization::<ApiToken>::from_request_parts(cx).await?;
+        match token.credentials() {
+            "jwt-kim" => Ok(Reader("kim".to_owned())),
+            _ => Err(Authorization::<ApiToken>::refused("the token is not known")),
+        }
+    }
+}
+
+/// Whom the feed is for.
+#[dto]
+#[derive(Clone, Debug, PartialEq)]
+pub struct Feed {
+    /// The signed-in reader, absent for anyone else.
+    pub reader: Option<String>,
+    /// The articles to read.
+    pub articles: Vec<Article>,
+}
+
 pub struct Articles;
 
 #[controller("articles")]
@@ -120,6 +156,27 @@ impl Articles {
             })),
             2 => Ok(Found::Moved(Moved { id: 1 })),
             _ => Err(ApiError::not_found(format!("no article {id}"))),
+        }
+    }
+
+    /// The feed: anyone reads it; a signed-in reader is greeted by name.
+    #[typed_route::get("feed")]
+    async fn feed(&self, reader: Option<Reader>) -> Feed {
+        Feed {
+            reader: reader.map(|Reader(name)| name),
+            articles: vec![Article {
+                id: 1,
+                title: "one".to_owned(),
+            }],
+        }
+    }
+
+    /// Favorites an article, for a signed-in reader.
+    #[typed_route::post(":id/favorite")]
+    async fn favorite(&self, reader: Reader, #[param] id: u32) -> Article {
+        Article {
+            id,
+            title: format!("favorited by {}", reader.0),
         }
     }
 }

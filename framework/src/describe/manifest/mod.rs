@@ -197,6 +197,12 @@ pub struct RouteManifest {
     pub errors: Vec<ErrorManifest>,
     /// The security schemes whose credential the route needs (all of them).
     pub security: Vec<String>,
+    /// The security schemes of its optional guards (`Option<G>`): their
+    /// credential is sent when the caller has it, and the route serves
+    /// callers without it too. None of them is in
+    /// [`security`](Self::security).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub optional_security: Vec<String>,
     /// Whether SDKs include the route.
     pub sdk: bool,
     /// First paragraph of the handler's doc comment.
@@ -366,12 +372,7 @@ impl RouteManifest {
             .map(str::to_owned)
             .collect();
         accessor.push(meta.handler.to_owned());
-        let mut security: Vec<String> = Vec::new();
-        for scheme in meta.inputs.iter().filter_map(|input| input.security) {
-            if !security.iter().any(|known| known == scheme.name) {
-                security.push(scheme.name.to_owned());
-            }
-        }
+        let (security, optional_security) = security(meta);
         RouteManifest {
             operation_id: accessor.join("."),
             accessor,
@@ -389,6 +390,7 @@ impl RouteManifest {
             responses: responses(meta, registry),
             errors,
             security,
+            optional_security,
             sdk: meta.sdk,
             summary: meta.summary.to_owned(),
             description: meta.description.to_owned(),
@@ -406,6 +408,27 @@ impl RouteManifest {
             .collect::<Vec<_>>()
             .join("/")
     }
+}
+
+/// The schemes of a route's guards: those it needs, and those of its
+/// optional guards that it does not also need; each once, in input order.
+fn security(meta: &RouteMeta) -> (Vec<String>, Vec<String>) {
+    let (mut required, mut optional) = (Vec::<String>::new(), Vec::<String>::new());
+    for input in meta.inputs {
+        let Some(scheme) = input.security else {
+            continue;
+        };
+        let list = if input.optional {
+            &mut optional
+        } else {
+            &mut required
+        };
+        if !list.iter().any(|known| known == scheme.name) {
+            list.push(scheme.name.to_owned());
+        }
+    }
+    optional.retain(|name| !required.contains(name));
+    (required, optional)
 }
 
 /// The handler's answers, by status, with reason phrases where they say

@@ -1,11 +1,13 @@
 // The contract fixture's TypeScript SDK against its server: errors come
 // with the app's body, `FieldErrors`, typed in `propagate`'s failures and
 // carried by `HttpError` as `data`; a documented status whose body is not
-// a `FieldErrors` throws. Run by `cargo test -p sdk-gen --test contract`.
+// a `FieldErrors` throws; the reader's token (`Authorization: Token <jwt>`)
+// is sent to the route that needs it and to the one that takes it.
+// Run by `cargo test -p sdk-gen --test contract`.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import api, { HttpError, type FieldErrors, type IConnection } from "../typescript/src/index.js";
+import api, { CredentialError, HttpError, type FieldErrors, type IConnection } from "../typescript/src/index.js";
 
 const articles = api.functional.articles;
 
@@ -72,4 +74,38 @@ test("a documented status whose body is not the app's throws HttpError", async (
       return true;
     });
   }
+});
+
+test("the optional guard's route answers with and without the token", async () => {
+  const anonymous = await articles.feed.feed(connection());
+  assert.equal(anonymous.reader, null);
+  const kim = await articles.feed.feed({ ...connection(), security: { api_token: "jwt-kim" } });
+  assert.equal(kim.reader, "kim");
+  const wrong = await articles.feed.feed.propagate({ ...connection(), security: { api_token: "guess" } });
+  assert.deepEqual(
+    { success: wrong.success, status: wrong.status, data: wrong.data },
+    { success: false, status: 401, data: { errors: { unauthorized: ["the token is not known"] } } },
+  );
+});
+
+test("the route that needs the token is not called without it", async () => {
+  await assert.rejects(articles.favorite.favorite(connection(), 7), (err: unknown) => {
+    assert.ok(err instanceof CredentialError);
+    assert.equal(err.scheme, "api_token");
+    return true;
+  });
+  const favorited = await articles.favorite.favorite({ ...connection(), security: { api_token: "jwt-kim" } }, 7);
+  assert.deepEqual(favorited, { id: 7, title: "favorited by kim" });
+});
+
+test("the token is sent as `Token <jwt>` when set, and nothing without it", async () => {
+  let sent: string | null = null;
+  const spy: typeof fetch = async (_url, init) => {
+    sent = new Headers(init?.headers).get("authorization");
+    return new Response(JSON.stringify({ articles: [] }), { status: 200, headers: { "content-type": "application/json" } });
+  };
+  await articles.feed.feed({ ...connection(), fetch: spy, security: { api_token: "jwt-kim" } });
+  assert.equal(sent, "Token jwt-kim");
+  await articles.feed.feed({ ...connection(), fetch: spy });
+  assert.equal(sent, null);
 });

@@ -5,6 +5,10 @@
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! let client = contract_sdk::Client::new("http://127.0.0.1:3000");
 //! assert_eq!(client.base_url(), "http://127.0.0.1:3000");
+//! let authorized = contract_sdk::Client::builder("http://127.0.0.1:3000")
+//!     .api_token("<credential>")
+//!     .build();
+//! assert_eq!(authorized.base_url(), client.base_url());
 //! # Ok(())
 //! # }
 //! ```
@@ -106,15 +110,15 @@ impl Error {
 pub struct Client {
     base: String,
     http: reqwest::Client,
-    // No route needs a credential: nothing reads them.
-    #[allow(dead_code)]
     credentials: std::sync::Arc<Credentials>,
 }
 
 /// The credentials of the API's security schemes; not shown by `Debug`.
 #[derive(Clone, Default)]
 #[allow(dead_code)]
-struct Credentials {}
+struct Credentials {
+    api_token: Option<String>,
+}
 
 impl std::fmt::Debug for Credentials {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -139,6 +143,14 @@ impl ClientBuilder {
     /// answered, not followed.
     pub fn http_client(mut self, http: reqwest::Client) -> Self {
         self.http = Some(http);
+        self
+    }
+
+    /// The JWT issued at sign-in.
+    ///
+    /// The credential of the `api_token` scheme, sent as `Authorization: Token <token>` (give the bare token: the client adds `Token `) to the routes that need it.
+    pub fn api_token(mut self, credential: impl Into<String>) -> Self {
+        self.credentials.api_token = Some(credential.into());
         self
     }
 
@@ -220,6 +232,20 @@ pub struct ArticlesApi<'a> {
 }
 
 impl<'a> ArticlesApi<'a> {
+    /// The routes under `articles.favorite`.
+    pub fn favorite(&self) -> ArticlesFavoriteApi<'a> {
+        ArticlesFavoriteApi {
+            client: self.client,
+        }
+    }
+
+    /// The routes under `articles.feed`.
+    pub fn feed(&self) -> ArticlesFeedApi<'a> {
+        ArticlesFeedApi {
+            client: self.client,
+        }
+    }
+
     /// Writes an article.
     ///
     /// `POST /articles`
@@ -261,6 +287,84 @@ impl<'a> ArticlesApi<'a> {
             200 => crate::Answer::json(answer).map(answers::ArticlesAt::Here),
             202 => crate::Answer::json(answer).map(answers::ArticlesAt::Moved),
             _ => Err(answer.failure(&[404, 422])),
+        }
+    }
+}
+
+/// The routes under `articles.favorite`.
+#[derive(Clone, Copy, Debug)]
+pub struct ArticlesFavoriteApi<'a> {
+    client: &'a Client,
+}
+
+impl<'a> ArticlesFavoriteApi<'a> {
+    /// Favorites an article, for a signed-in reader.
+    ///
+    /// `POST /articles/:id/favorite`
+    ///
+    /// Needs the `api_token` credential ([`ClientBuilder::api_token`]): The JWT issued at sign-in.
+    ///
+    /// # Errors
+    /// - [`Error::MissingCredential`] before sending, without the credential
+    /// - [`Error::Api`] 401 ([`ErrorBody`]): No valid token.
+    /// - [`Error::Api`] 422 ([`ErrorBody`]): An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn favorite(&self, id: u32) -> Result<Article, Error> {
+        let client = self.client;
+        let request = client.request(
+            reqwest::Method::POST,
+            &["articles", crate::segment(&id).as_str(), "favorite"],
+            None,
+        );
+        let request = request.header(
+            reqwest::header::AUTHORIZATION,
+            format!(
+                "Token {}",
+                crate::credential("api_token", &client.credentials.api_token)?
+            ),
+        );
+        let (status, body) = crate::exchange(request).await?;
+        match status {
+            201 => crate::decode(status, body),
+            _ => Err(crate::failure(status, body, &[401, 422])),
+        }
+    }
+}
+
+/// The routes under `articles.feed`.
+#[derive(Clone, Copy, Debug)]
+pub struct ArticlesFeedApi<'a> {
+    client: &'a Client,
+}
+
+impl<'a> ArticlesFeedApi<'a> {
+    /// The feed: anyone reads it; a signed-in reader is greeted by name.
+    ///
+    /// `GET /articles/feed`
+    ///
+    /// Sends the `api_token` credential when the client has it ([`ClientBuilder::api_token`]), and is answered without it too: The JWT issued at sign-in.
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 401 ([`ErrorBody`]): No valid token.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn feed(&self) -> Result<Feed, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::GET, &["articles", "feed"], None);
+        let request = if client.credentials.api_token.is_some() {
+            request.header(
+                reqwest::header::AUTHORIZATION,
+                format!(
+                    "Token {}",
+                    crate::credential("api_token", &client.credentials.api_token)?
+                ),
+            )
+        } else {
+            request
+        };
+        let (status, body) = crate::exchange(request).await?;
+        match status {
+            200 => crate::decode(status, body),
+            _ => Err(crate::failure(status, body, &[401])),
         }
     }
 }

@@ -37,6 +37,19 @@ pub struct Moved {
     pub id: u32,
 }
 
+/// Whom the feed is for.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Feed {
+    /// The signed-in reader, absent for anyone else.
+    ///
+    /// On the wire: `string | null`.
+    pub reader: Option<String>,
+    /// The articles to read.
+    ///
+    /// On the wire: `Array<Article>`.
+    pub articles: Vec<Article>,
+}
+
 /// `{"errors": {"title": ["must be string & MinLength<3>"]}}`: what went
 /// wrong, by field.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]

@@ -6,6 +6,7 @@
  *
  * const connection: IConnection = {
  *   host: "http://127.0.0.1:3000",
+ *   security: { api_token: "<credential>" },
  * };
  * try {
  *   console.log(Object.keys(api.functional), connection.host);

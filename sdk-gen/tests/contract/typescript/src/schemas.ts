@@ -33,6 +33,39 @@ export const TYPES: Record<string, RuntimeType> = {
     "k": "object",
     "strict": false
   },
+  "Feed": {
+    "fields": [
+      {
+        "always": true,
+        "name": "reader",
+        "required": true,
+        "schema": {
+          "e": "string | null",
+          "k": "nullable",
+          "of": {
+            "e": "string",
+            "k": "string"
+          }
+        }
+      },
+      {
+        "always": true,
+        "name": "articles",
+        "required": true,
+        "schema": {
+          "e": "Array<Article>",
+          "items": {
+            "e": "Article",
+            "k": "ref",
+            "ref": "Article"
+          },
+          "k": "array"
+        }
+      }
+    ],
+    "k": "object",
+    "strict": false
+  },
   "FieldErrors": {
     "fields": [
       {

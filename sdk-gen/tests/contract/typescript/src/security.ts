@@ -9,4 +9,9 @@
 
 /** A credential per security scheme. */
 export interface Credentials {
+  /**
+   * The JWT issued at sign-in.
+   * Sent as `Authorization: Token <token>`: give the bare token, the SDK adds `Token `.
+   */
+  api_token?: string;
 }

@@ -48,6 +48,20 @@ export interface Moved {
 }
 
 /**
+ * Whom the feed is for.
+ */
+export interface Feed {
+  /**
+   * The signed-in reader, absent for anyone else.
+   */
+  reader: string | null;
+  /**
+   * The articles to read.
+   */
+  articles: Array<Article>;
+}
+
+/**
  * `{"errors": {"title": ["must be string & MinLength<3>"]}}`: what went
  * wrong, by field.
  */

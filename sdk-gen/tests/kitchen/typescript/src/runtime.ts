@@ -306,7 +306,7 @@ export interface RouteMetadata {
   readonly error?: RuntimeSchema;
 }
 
-/** A credential a route needs, and where it goes. */
+/** A credential a route needs or takes, and where it goes. */
 export interface SecurityMetadata {
   readonly name: string;
   readonly in: "bearer" | "authorization" | "header" | "cookie";
@@ -314,6 +314,8 @@ export interface SecurityMetadata {
   readonly key?: string;
   /** The word the runtime puts before the token in `Authorization`: `Token`. */
   readonly authScheme?: string;
+  /** Sent when the connection has it; the route answers without it too. */
+  readonly optional?: boolean;
 }
 
 /** A success answer of a route. */
@@ -1043,12 +1045,16 @@ function cutReason(reason: string): string {
   return cut;
 }
 
-/** The credential of every scheme the route needs, or `CredentialError`. */
+/**
+ * The credential of every scheme the route needs, or `CredentialError`;
+ * those of its optional schemes when the connection has them.
+ */
 function credentialsOf(connection: IConnection, route: RouteMetadata): [SecurityMetadata, string][] {
   const out: [SecurityMetadata, string][] = [];
   const known = (connection.security ?? {}) as Record<string, string | undefined>;
   for (const scheme of route.security ?? []) {
     const credential = known[scheme.name];
+    if (credential === undefined && scheme.optional === true) continue;
     if (credential === undefined) throw new CredentialError(`${route.method} ${route.path}`, scheme.name);
     out.push([scheme, credential]);
   }
