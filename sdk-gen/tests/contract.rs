@@ -73,6 +73,42 @@ fn the_sdks_name_the_apps_error_body() {
     }
 }
 
+/// The OpenAPI document states the contract the server answers: refused
+/// input is `422` with `FieldErrors` (no `400`, which the app never
+/// sends), the token is an `Authorization` key with its `Token ` prefix
+/// described, needed on one route and optional on the feed.
+#[test]
+fn the_openapi_document_states_the_contract() {
+    let document: serde_json::Value = serde_json::from_str(&app::app().openapi_json()).unwrap();
+    let create = &document["paths"]["/articles"]["post"];
+    let responses = create["responses"].as_object().unwrap();
+    assert!(!responses.contains_key("400"), "{responses:?}");
+    assert_eq!(
+        responses["422"]["content"]["application/json"]["schema"]["$ref"],
+        "#/components/schemas/FieldErrors"
+    );
+    let scheme = &document["components"]["securitySchemes"]["api_token"];
+    assert_eq!(
+        (&scheme["type"], &scheme["in"], &scheme["name"]),
+        (&"apiKey".into(), &"header".into(), &"Authorization".into())
+    );
+    let security = |path: &str, method: &str| document["paths"][path][method]["security"].clone();
+    assert_eq!(
+        security("/articles/feed", "get"),
+        serde_json::json!([{ "api_token": [] }, {}])
+    );
+    assert_eq!(
+        security("/articles/{id}/favorite", "post"),
+        serde_json::json!([{ "api_token": [] }])
+    );
+    assert_eq!(security("/articles", "post"), serde_json::json!([]));
+    let unauthorized = &document["paths"]["/articles/feed"]["get"]["responses"]["401"];
+    assert_eq!(
+        unauthorized["content"]["application/json"]["schema"]["$ref"],
+        "#/components/schemas/FieldErrors"
+    );
+}
+
 fn served() -> (std::net::SocketAddr, tokio::task::JoinHandle<()>) {
     fixture::serve(app::app())
 }
