@@ -111,9 +111,9 @@ pub use app::{App, AppBuilder, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT};
 pub use body::{Body, BoxError, Response};
 pub use describe::manifest;
 pub use describe::{
-    ContentKind, ContentManifest, ErrorMeta, HeaderManifest, HttpMethod, InputKind, InputMeta,
-    MessagesMeta, PathParamMeta, ResponseManifest, ResponsesFn, RouteMeta, SchemaFn, SecurityKind,
-    SecurityMeta, StateFn, StateMeta,
+    ContentKind, ContentManifest, ErrorMeta, HeaderManifest, HeaderMeta, HttpMethod, InputKind,
+    InputMeta, MessagesMeta, PathParamMeta, ResponseManifest, ResponsesFn, RouteMeta, SchemaFn,
+    SecurityKind, SecurityMeta, StateFn, StateMeta,
 };
 pub use dispatch::ResponseFuture;
 pub use dto::{

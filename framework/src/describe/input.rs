@@ -79,6 +79,10 @@ pub struct InputMeta {
     pub content: Option<(ContentKind, &'static str)>,
     /// The credential it needs, if it is a guard.
     pub security: Option<&'static SecurityMeta>,
+    /// A header it reads by itself, outside a [`TypedHeaders`](crate::TypedHeaders)
+    /// schema (`Last-Event-ID`): documented as an optional header
+    /// parameter; the SDKs send it themselves, it is no argument of theirs.
+    pub header: Option<HeaderMeta>,
     /// Whether the guard is optional (the handler takes `Option<G>`): a
     /// caller without [`security`](Self::security)'s credential is served
     /// too, and the documents list anonymous access as an alternative.
@@ -100,6 +104,31 @@ pub struct InputMeta {
     /// The argument's type as the handler writes it (`TypedQuery<Listing>`),
     /// set by `#[controller]`, for build errors; empty elsewhere.
     pub(crate) argument_type: &'static str,
+}
+
+/// A request header an input reads by itself: its name and what it says.
+///
+/// ```
+/// use framework::{HeaderMeta, InputMeta};
+///
+/// const INPUT: InputMeta = InputMeta::request()
+///     .with_header(HeaderMeta::new("x-request-id", "The caller's id for this request."));
+/// assert_eq!(INPUT.header.unwrap().name, "x-request-id");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct HeaderMeta {
+    /// Its name, lowercase: `last-event-id`.
+    pub name: &'static str,
+    /// What it says, for people.
+    pub description: &'static str,
+}
+
+impl HeaderMeta {
+    /// The header `name`, described by `description`.
+    pub const fn new(name: &'static str, description: &'static str) -> Self {
+        HeaderMeta { name, description }
+    }
 }
 
 /// A type of app state an input reads: what
@@ -174,6 +203,7 @@ impl InputMeta {
             schema: None,
             content: None,
             security: None,
+            header: None,
             optional: false,
             refusals: &[],
             errors: &[],
@@ -247,6 +277,12 @@ impl InputMeta {
     /// Adds the credential this input needs (see [`SecurityMeta`]).
     pub const fn with_security(mut self, security: &'static SecurityMeta) -> Self {
         self.security = Some(security);
+        self
+    }
+
+    /// Documents a header this input reads by itself (see [`HeaderMeta`]).
+    pub const fn with_header(mut self, header: HeaderMeta) -> Self {
+        self.header = Some(header);
         self
     }
 

@@ -27,7 +27,9 @@ mod security;
 
 pub use answer::{ContentManifest, HeaderManifest, ResponseManifest};
 pub use content::ContentKind;
-pub use input::{InputKind, InputMeta, MessagesMeta, SchemaFn, StateFn, StateMeta, named_input};
+pub use input::{
+    HeaderMeta, InputKind, InputMeta, MessagesMeta, SchemaFn, StateFn, StateMeta, named_input,
+};
 pub use route::{
     ErrorMeta, HttpMethod, PathParamMeta, ResponsesFn, RouteMeta, check_websocket_route,
 };

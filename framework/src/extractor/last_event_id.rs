@@ -2,7 +2,7 @@
 
 use super::FromRequestParts;
 use crate::{
-    describe::InputMeta,
+    describe::{HeaderMeta, InputMeta},
     error::{ApiError, refusal},
     request::RequestContext,
 };
@@ -51,7 +51,12 @@ impl LastEventId {
 }
 
 impl FromRequestParts for LastEventId {
-    const INPUT: InputMeta = InputMeta::request().with_refusals(&[refusal::INVALID_HEADER]);
+    const INPUT: InputMeta = InputMeta::request()
+        .with_refusals(&[refusal::INVALID_HEADER])
+        .with_header(HeaderMeta::new(
+            "last-event-id",
+            "The id of the last event a reconnecting client saw: the stream resumes after it.",
+        ));
 
     async fn from_request_parts(cx: &mut RequestContext) -> Result<Self, ApiError> {
         let Some(value) = cx.headers().get("last-event-id") else {

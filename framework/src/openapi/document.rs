@@ -275,6 +275,16 @@ impl OpenApiDocument {
                 }
             }
         }
+        for header in &route.header_params {
+            operation = operation.parameter(
+                ParameterBuilder::new()
+                    .name(header.name.clone())
+                    .parameter_in(ParameterIn::Header)
+                    .required(Required::False)
+                    .description(Some(header.description.clone()))
+                    .schema(Some(ObjectBuilder::new().schema_type(Type::String))),
+            );
+        }
         if let Some(body) = &route.body {
             let mut content = ContentBuilder::new().schema(Some(content_schema(
                 body.kind,

@@ -351,6 +351,21 @@ async fn the_route_documents_an_event_stream_of_its_event_type() {
         "{schema}"
     );
     assert_eq!(schema["properties"]["id"]["type"], "string", "{schema}");
+
+    // `Last-Event-ID` is an optional header parameter of the route that
+    // reads it (only there), and no SDK argument: the SDKs send it.
+    let parameters = |path: &str| document["paths"][path]["get"]["parameters"].clone();
+    assert_eq!(
+        parameters("/events/replay"),
+        serde_json::json!([{
+            "name": "last-event-id",
+            "in": "header",
+            "description": "The id of the last event a reconnecting client saw: the stream resumes after it.",
+            "required": false,
+            "schema": { "type": "string" }
+        }])
+    );
+    assert_eq!(parameters("/events/live"), serde_json::Value::Null);
 }
 
 /// `BatchedWrites` holds flushes while the last read brought input; a

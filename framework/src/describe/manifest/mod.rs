@@ -177,6 +177,11 @@ pub struct RouteManifest {
     pub query: Option<Schema>,
     /// The headers' schema (a named object), if the route reads them.
     pub headers: Option<Schema>,
+    /// Optional headers its extractors read by themselves
+    /// ([`InputMeta::header`](crate::InputMeta::header): `Last-Event-ID`),
+    /// which the SDKs send on their own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub header_params: Vec<HeaderManifest>,
     /// The cookies' schema (a named object), if the route reads them.
     pub cookies: Option<Schema>,
     /// The body, if the route reads one.
@@ -383,6 +388,12 @@ impl RouteManifest {
             path_params,
             query,
             headers,
+            header_params: meta
+                .inputs
+                .iter()
+                .filter_map(|input| input.header)
+                .map(|header| HeaderManifest::new(header.name, header.description, false))
+                .collect(),
             cookies,
             body,
             websocket,
