@@ -215,6 +215,7 @@ impl IntoResponse for StreamedFile {
             || HeaderManifest::new("Last-Modified", "When the file last changed.", false);
         vec![
             ResponseManifest::new(status)
+                .described("The file, in its own media type (`Content-Type`).")
                 .with_content(bytes())
                 .with_header(etag())
                 .with_header(modified())

@@ -1309,7 +1309,7 @@ pub mod answers {
     /// What `bbs.articles.files.download` answers on success, by status.
     #[derive(Clone, Debug, PartialEq)]
     pub enum BbsArticlesFilesDownload {
-        /// OK
+        /// The file, in its own media type (`Content-Type`).
         ///
         /// HTTP 200.
         Status200(crate::Download),

@@ -1870,7 +1870,7 @@ pub mod answers {
     /// What `kitchen.streamed.streamed` answers on success, by status.
     #[derive(Clone, Debug, PartialEq)]
     pub enum KitchenStreamedStreamed {
-        /// OK
+        /// The file, in its own media type (`Content-Type`).
         ///
         /// HTTP 200.
         Status200(crate::Download),
