@@ -87,6 +87,11 @@ fn the_openapi_document_states_the_contract() {
         responses["422"]["content"]["application/json"]["schema"]["$ref"],
         "#/components/schemas/FieldErrors"
     );
+    // Described by the contract, not as a problem document.
+    assert_eq!(
+        responses["422"]["description"],
+        "An input is invalid; `errors` lists each field's problems."
+    );
     let scheme = &document["components"]["securitySchemes"]["api_token"];
     assert_eq!(
         (&scheme["type"], &scheme["in"], &scheme["name"]),

@@ -129,6 +129,13 @@ pub trait ErrorContract: Send + Sync + 'static {
 
     /// The body answered for `err`.
     fn body(&self, err: &ApiError) -> Self::Body;
+
+    /// What the documents say of `refusal`'s answer: its
+    /// [`description`](Refusal::description) unless overridden, e.g. to
+    /// say how the body lists a refused input's problems.
+    fn description(&self, refusal: &Refusal) -> String {
+        refusal.description.to_owned()
+    }
 }
 
 /// An app's error contract, as the app keeps it: `None` for the problem
@@ -146,6 +153,9 @@ pub(crate) trait AnswersErrors: Send + Sync {
 
     /// The body's media type and schema, for the manifest.
     fn describe(&self, registry: &mut Registry) -> (&'static str, Schema);
+
+    /// What the documents say of `refusal`'s answer.
+    fn description(&self, refusal: &Refusal) -> String;
 }
 
 impl<C: ErrorContract> AnswersErrors for C {
@@ -168,6 +178,10 @@ impl<C: ErrorContract> AnswersErrors for C {
 
     fn describe(&self, registry: &mut Registry) -> (&'static str, Schema) {
         (C::MEDIA_TYPE, <C::Body as ToSchema>::schema(registry))
+    }
+
+    fn description(&self, refusal: &Refusal) -> String {
+        ErrorContract::description(self, refusal)
     }
 }
 

@@ -27,8 +27,13 @@ pub struct Refusal {
     pub status: u16,
     /// The stable code (`Problem.code`).
     pub code: &'static str,
-    /// When it happens, as the manifest and OpenAPI document say.
+    /// When it happens, as the manifest and OpenAPI document say,
+    /// whatever the error body.
     pub description: &'static str,
+    /// What the documents say of it instead when the error body is the
+    /// problem document (`application/problem+json`, the default), which
+    /// they can describe: empty when that is the description.
+    pub in_problem: &'static str,
     /// What kind of refusal it is, which says how it is documented.
     pub kind: RefusalKind,
 }
@@ -73,6 +78,28 @@ impl Refusal {
         self.kind == RefusalKind::Validation
     }
 
+    /// What the documents say of it when the error body is the problem
+    /// document: [`in_problem`](Self::in_problem), else
+    /// [`description`](Self::description).
+    ///
+    /// ```
+    /// use framework::refusal;
+    ///
+    /// assert_eq!(refusal::INVALID_BODY.description, "An input is invalid.");
+    /// assert_eq!(
+    ///     refusal::INVALID_BODY.problem_description(),
+    ///     "An input is invalid; `errors` lists every problem with its path."
+    /// );
+    /// assert_eq!(refusal::PAYLOAD_TOO_LARGE.problem_description(), refusal::PAYLOAD_TOO_LARGE.description);
+    /// ```
+    pub fn problem_description(&self) -> &'static str {
+        if self.in_problem.is_empty() {
+            self.description
+        } else {
+            self.in_problem
+        }
+    }
+
     /// Whether `err` is this refusal.
     pub fn is(&self, err: &ApiError) -> bool {
         err.status().as_u16() == self.status && err.code() == self.code
@@ -83,7 +110,7 @@ impl Refusal {
 macro_rules! refusals {
     ($(
         $(#[$doc:meta])*
-        $name:ident = ($status:literal, $code:literal, $kind:ident, $description:literal);
+        $name:ident = ($status:literal, $code:literal, $kind:ident, $description:literal $(, $in_problem:literal)?);
     )*) => {
         $(
             $(#[$doc])*
@@ -91,6 +118,7 @@ macro_rules! refusals {
                 status: $status,
                 code: $code,
                 description: $description,
+                in_problem: concat!("" $(, $in_problem)?),
                 kind: RefusalKind::$kind,
             };
         )*
@@ -104,23 +132,23 @@ refusals! {
     /// A path parameter is not of its type, breaks its tags or is not
     /// UTF-8 once percent-decoded.
     INVALID_PATH_PARAMETER = (400, "invalid_path_parameter", Validation,
-        "An input is invalid; `errors` lists every problem with its path.");
+        "An input is invalid.", "An input is invalid; `errors` lists every problem with its path.");
     /// The query string does not hold the route's query type.
     INVALID_QUERY = (400, "invalid_query", Validation,
-        "An input is invalid; `errors` lists every problem with its path.");
+        "An input is invalid.", "An input is invalid; `errors` lists every problem with its path.");
     /// The headers do not hold the route's header type, or a header the
     /// framework reads (`Last-Event-ID`) is malformed.
     INVALID_HEADER = (400, "invalid_header", Validation,
-        "An input is invalid; `errors` lists every problem with its path.");
+        "An input is invalid.", "An input is invalid; `errors` lists every problem with its path.");
     /// The cookies do not hold the route's cookie type.
     INVALID_COOKIE = (400, "invalid_cookie", Validation,
-        "An input is invalid; `errors` lists every problem with its path.");
+        "An input is invalid.", "An input is invalid; `errors` lists every problem with its path.");
     /// The body does not hold the route's body type.
     INVALID_BODY = (400, "invalid_body", Validation,
-        "An input is invalid; `errors` lists every problem with its path.");
+        "An input is invalid.", "An input is invalid; `errors` lists every problem with its path.");
     /// Several inputs were refused; every issue is listed.
     INVALID_REQUEST = (400, "invalid_request", Route,
-        "An input is invalid; `errors` lists every problem with its path.");
+        "An input is invalid.", "An input is invalid; `errors` lists every problem with its path.");
     /// The body could not be read (the connection failed while it arrived).
     /// Not documented per route: the client's own connection failed while
     /// it sent, and the answer rarely reaches it.

@@ -251,6 +251,8 @@ fn the_documents_state_the_apps_statuses_and_body() {
         "#/components/schemas/FieldErrors"
     );
     assert!(refused.get("application/problem+json").is_none());
+    // Nothing said of the problem document's `errors`, which is not sent.
+    assert_eq!(responses["422"]["description"], "An input is invalid.");
     assert!(
         document["components"]["schemas"].get("Problem").is_none(),
         "the problem document is not answered, so not described"

@@ -57,6 +57,15 @@ impl ErrorContract for Contract {
         }
         FieldErrors { errors }
     }
+
+    fn description(&self, refusal: &Refusal) -> String {
+        match refusal.kind {
+            RefusalKind::Validation => {
+                "An input is invalid; `errors` lists each field's problems.".to_owned()
+            }
+            _ => refusal.description.to_owned(),
+        }
+    }
 }
 
 /// An article to write.

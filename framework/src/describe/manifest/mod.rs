@@ -489,7 +489,10 @@ fn errors(
                 let essence = body.media_type.split(';').next().unwrap_or_default();
                 format!("The body is not `{essence}`.")
             }
-            _ => refused.description.to_owned(),
+            _ => match answers {
+                Some(answers) => answers.description(refused),
+                None => refused.problem_description().to_owned(),
+            },
         };
         let said = errors
             .entry(answered(refused.status, Some(refused)))

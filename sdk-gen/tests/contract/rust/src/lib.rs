@@ -254,7 +254,7 @@ impl<'a> ArticlesApi<'a> {
     /// - [`Error::Api`] 408 ([`ErrorBody`]): The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413 ([`ErrorBody`]): The body is larger than the limit.
     /// - [`Error::Api`] 415 ([`ErrorBody`]): The body is not `application/json`.
-    /// - [`Error::Api`] 422 ([`ErrorBody`]): An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 422 ([`ErrorBody`]): An input is invalid; `errors` lists each field's problems.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
     pub async fn create(&self, input: &NewArticle) -> Result<Article, Error> {
         let client = self.client;
@@ -273,7 +273,7 @@ impl<'a> ArticlesApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 404 ([`ErrorBody`]): No such article.
-    /// - [`Error::Api`] 422 ([`ErrorBody`]): An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 422 ([`ErrorBody`]): An input is invalid; `errors` lists each field's problems.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
     pub async fn at(&self, id: u32) -> Result<answers::ArticlesAt, Error> {
         let client = self.client;
@@ -307,7 +307,7 @@ impl<'a> ArticlesFavoriteApi<'a> {
     /// # Errors
     /// - [`Error::MissingCredential`] before sending, without the credential
     /// - [`Error::Api`] 401 ([`ErrorBody`]): No valid token.
-    /// - [`Error::Api`] 422 ([`ErrorBody`]): An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 422 ([`ErrorBody`]): An input is invalid; `errors` lists each field's problems.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
     pub async fn favorite(&self, id: u32) -> Result<Article, Error> {
         let client = self.client;

@@ -13,7 +13,7 @@ import type { Article, FieldErrors, Moved, NewArticle } from "../../structures.j
  * @throws {HttpError} 408 The body did not arrive within the time allowed. (`data`: `FieldErrors`)
  * @throws {HttpError} 413 The body is larger than the limit. (`data`: `FieldErrors`)
  * @throws {HttpError} 415 The body is not `application/json`. (`data`: `FieldErrors`)
- * @throws {HttpError} 422 An input is invalid; `errors` lists every problem with its path. (`data`: `FieldErrors`)
+ * @throws {HttpError} 422 An input is invalid; `errors` lists each field's problems. (`data`: `FieldErrors`)
  * @controller Articles.create
  * @path POST /articles
  */
@@ -89,7 +89,7 @@ export namespace create {
  *
  * @param id `number & Type<"uint32">`
  * @throws {HttpError} 404 No such article. (`data`: `FieldErrors`)
- * @throws {HttpError} 422 An input is invalid; `errors` lists every problem with its path. (`data`: `FieldErrors`)
+ * @throws {HttpError} 422 An input is invalid; `errors` lists each field's problems. (`data`: `FieldErrors`)
  * @controller Articles.at
  * @path GET /articles/:id
  */

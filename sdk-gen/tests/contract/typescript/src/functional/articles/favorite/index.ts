@@ -11,7 +11,7 @@ import type { Article, FieldErrors } from "../../../structures.js";
  * @param id `number & Type<"uint32">`
  * @security `connection.security.api_token`: The JWT issued at sign-in. Sent as `Authorization: Token <token>`: give the bare token, the SDK adds `Token `.
  * @throws {HttpError} 401 No valid token. (`data`: `FieldErrors`)
- * @throws {HttpError} 422 An input is invalid; `errors` lists every problem with its path. (`data`: `FieldErrors`)
+ * @throws {HttpError} 422 An input is invalid; `errors` lists each field's problems. (`data`: `FieldErrors`)
  * @controller Articles.favorite
  * @path POST /articles/:id/favorite
  */
