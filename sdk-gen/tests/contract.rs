@@ -147,7 +147,7 @@ async fn the_typescript_sdk_reads_the_apps_error_body() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(
-        report.contains("# pass 7") && report.contains("# fail 0"),
+        report.contains("# pass 8") && report.contains("# fail 0"),
         "{report}"
     );
 }

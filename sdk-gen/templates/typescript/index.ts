@@ -32,6 +32,7 @@ export {
   CredentialError,
   DecodeError,
   HttpError,
+  InputError,
   MessageError,
   SocketClosedError,
   encodePath,

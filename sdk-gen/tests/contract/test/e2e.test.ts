@@ -7,7 +7,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import api, { CredentialError, HttpError, type FieldErrors, type IConnection } from "../typescript/src/index.js";
+import api, {
+  CredentialError,
+  HttpError,
+  InputError,
+  type FieldErrors,
+  type IConnection,
+} from "../typescript/src/index.js";
 
 const articles = api.functional.articles;
 
@@ -108,4 +114,27 @@ test("the token is sent as `Token <jwt>` when set, and nothing without it", asyn
   assert.equal(sent, "Token jwt-kim");
   await articles.feed.feed({ ...connection(), fetch: spy });
   assert.equal(sent, null);
+});
+
+test("input refused by the client is an InputError, not an answer the server would not give", async () => {
+  let called = false;
+  const spy: typeof fetch = async () => {
+    called = true;
+    return new Response("{}", { status: 200 });
+  };
+  for (const mode of [{ validate: true }, { simulate: true }]) {
+    await assert.rejects(
+      articles.create.propagate({ ...connection(), ...mode, fetch: spy }, { title: "x", body: "far too long a body" }),
+      (err: unknown) => {
+        assert.ok(err instanceof InputError);
+        assert.equal(err.code, "invalid_body");
+        assert.deepEqual(
+          err.issues.map((issue) => issue.path),
+          ["$input.title", "$input.body"],
+        );
+        return true;
+      },
+    );
+  }
+  assert.equal(called, false);
 });

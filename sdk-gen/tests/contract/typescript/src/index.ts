@@ -26,6 +26,7 @@ export {
   CredentialError,
   DecodeError,
   HttpError,
+  InputError,
   MessageError,
   SocketClosedError,
   encodePath,

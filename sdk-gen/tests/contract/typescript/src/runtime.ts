@@ -37,12 +37,14 @@ export interface IConnection {
   fetch?: typeof fetch;
   /**
    * Answer without a server: validate the input as the server would
-   * (a refused one throws the server's `400`; see `validate` for the
-   * known differences) and return random data of the response type.
+   * (a refused one throws the server's `400`, or `InputError` for an API
+   * with its own error body; see `validate` for the known differences)
+   * and return random data of the response type.
    */
   simulate?: boolean;
   /**
-   * Validate inputs before sending them; a refused one throws `400`. The
+   * Validate inputs before sending them; a refused one throws `400` (or
+   * `InputError` for an API with its own error body). The
    * verdict is the server's, except where the module documentation says
    * (a key written twice cannot be seen after `JSON.parse`; integers
    * beyond 2^53 are refused rather than rounded; `check = fn`).
@@ -159,6 +161,26 @@ export class CredentialError extends Error {
     super(`${route} needs a credential: set \`connection.security.${scheme}\``);
     this.name = "CredentialError";
     this.scheme = scheme;
+  }
+}
+
+/**
+ * An input that `connection.validate` (or `simulate`) refused before
+ * sending, for an API with its own error body: the client cannot write
+ * that body (the server's contract does), so it throws this instead of an
+ * answer the server would not give. Nothing was sent.
+ */
+export class InputError extends Error {
+  /** The server's code for the refusal: `invalid_body`, `invalid_query` ... */
+  readonly code: string;
+  /** Every problem, with its path. */
+  readonly issues: ValidationIssue[];
+
+  constructor(code: string, detail: string, issues: ValidationIssue[]) {
+    super(detail);
+    this.name = "InputError";
+    this.code = code;
+    this.issues = issues;
   }
 }
 
@@ -1111,6 +1133,9 @@ function validateInput(route: RouteMetadata, input: CallInput): Answer | null {
   ];
   for (const [code, what, run] of parts) {
     const issues = run();
+    if (issues.length > 0 && route.error !== undefined) {
+      throw new InputError(code, `${what} is invalid (checked by the client)`, issues);
+    }
     if (issues.length > 0) {
       const problem: Problem = {
         type: "about:blank",
