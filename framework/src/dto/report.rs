@@ -208,15 +208,17 @@ impl<'a> Report<'a> {
             }
         };
         let count = items.len() as u64;
-        let unique = !array.unique_items || {
-            let mut seen = std::collections::BTreeSet::new();
-            items.iter().all(|item| seen.insert(canonical(item)))
-        };
-        if array.min_items.is_some_and(|n| count < n)
-            || array.max_items.is_some_and(|n| count > n)
-            || !unique
+        if array.min_items.is_some_and(|n| count < n) || array.max_items.is_some_and(|n| count > n)
         {
             self.issue(path, schema, Some(value));
+        } else if let Some((first, again)) = array
+            .unique_items
+            .then(|| self.equal_items(items, &array.items))
+            .flatten()
+        {
+            let expected = expected(schema, self.registry);
+            let reason = format!("{expected} ([{first}] and [{again}] are equal)");
+            self.push(path, reason, Some(value));
         }
         for (index, item) in items.iter().enumerate() {
             let len = path.len();
@@ -224,6 +226,20 @@ impl<'a> Report<'a> {
             self.value(item, &array.items, path);
             path.truncate(len);
         }
+    }
+
+    /// The first two items that are equal as the values they decode to
+    /// (what `unique_items` compares on the fast path: the decoded items,
+    /// written back as JSON), by their index.
+    fn equal_items(&self, items: &[Value], schema: &Schema) -> Option<(usize, usize)> {
+        let mut seen = std::collections::BTreeMap::new();
+        for (index, item) in items.iter().enumerate() {
+            let decoded = canonical(&as_decoded(item, schema, self.registry));
+            if let Some(first) = seen.insert(decoded, index) {
+                return Some((first, index));
+            }
+        }
+        None
     }
 
     /// Checks an object's fields; `skip` is a union's tag property.
@@ -408,4 +424,46 @@ fn indexed(map: &Map<String, Value>) -> Option<Vec<Value>> {
             .map(|(_, value)| value.clone())
             .collect(),
     )
+}
+
+/// `value` as the value of `schema` it decodes to would be written back:
+/// an object's declared fields only, an absent one as its default or
+/// `null`, a number of a float type as a float (`1` is `1.0`). Values of
+/// other schemas are kept as they are.
+fn as_decoded(value: &Value, schema: &Schema, registry: &Registry) -> Value {
+    match (schema, value) {
+        (Schema::Nullable(inner), _) => as_decoded(value, inner, registry),
+        (Schema::Number(_), Value::Number(number)) => number
+            .as_f64()
+            .and_then(serde_json::Number::from_f64)
+            .map_or_else(|| value.clone(), Value::Number),
+        (Schema::Array(array), Value::Array(items)) => Value::Array(
+            items
+                .iter()
+                .map(|item| as_decoded(item, &array.items, registry))
+                .collect(),
+        ),
+        (Schema::Map(values), Value::Object(map)) => Value::Object(
+            map.iter()
+                .map(|(key, item)| (key.clone(), as_decoded(item, values, registry)))
+                .collect(),
+        ),
+        (Schema::Ref(id), Value::Object(map)) => match &registry.get(*id).kind {
+            TypeKind::Object(object) => Value::Object(
+                object
+                    .fields
+                    .iter()
+                    .map(|field| {
+                        let item = match map.get(&field.name) {
+                            Some(item) => as_decoded(item, &field.schema, registry),
+                            None => field.default.clone().unwrap_or(Value::Null),
+                        };
+                        (field.name.clone(), item)
+                    })
+                    .collect(),
+            ),
+            _ => value.clone(),
+        },
+        _ => value.clone(),
+    }
 }

@@ -361,3 +361,46 @@ fn random_values_of_the_new_shapes_round_trip() {
         check_broken_values::<Floats>(seed).unwrap();
     }
 }
+
+#[dto]
+#[derive(Debug, PartialEq)]
+struct Trip {
+    #[tags(unique_items)]
+    stops: Vec<Point>,
+    #[tags(unique_items)]
+    tags: Vec<String>,
+}
+
+/// Items equal as the values they decode to (a float written `1` or
+/// `1.0`, a property the type does not know) break `unique_items`, and the
+/// refusal is reported at the array, naming the two items (issue 23,
+/// item 6), never at `$input` as "a constraint is not met".
+#[test]
+fn unique_items_is_reported_at_the_array_naming_the_equal_items() {
+    for (json, first, again) in [
+        (r#"{"stops":[{"x":1,"y":2},{"x":1,"y":2}],"tags":[]}"#, 0, 1),
+        (
+            r#"{"stops":[{"x":0,"y":0},{"x":1,"y":2},{"x":1.0,"y":2e0,"z":9}],"tags":[]}"#,
+            1,
+            2,
+        ),
+    ] {
+        assert_eq!(
+            refusal::<Trip>(json),
+            [(
+                "$input.stops".to_owned(),
+                format!("Array<Point> & UniqueItems ([{first}] and [{again}] are equal)")
+            )],
+            "{json}"
+        );
+    }
+    assert_eq!(
+        refusal::<Trip>(r#"{"stops":[],"tags":["a","b","a"]}"#),
+        [(
+            "$input.tags".to_owned(),
+            "Array<string> & UniqueItems ([0] and [2] are equal)".to_owned()
+        )]
+    );
+    framework::from_json::<Trip>(br#"{"stops":[{"x":1,"y":2},{"x":1,"y":3}],"tags":["a"]}"#)
+        .unwrap();
+}

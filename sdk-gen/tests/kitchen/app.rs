@@ -191,6 +191,22 @@ pub struct Limits {
     /// Untagged, 64-bit.
     #[optional]
     pub wide: Option<Wide>,
+    /// Distinct as decoded: a property `Stop` does not know, or a `label`
+    /// written `null`, makes no stop distinct.
+    #[optional]
+    #[tags(unique_items)]
+    pub stops: Option<Vec<Stop>>,
+}
+
+/// A stop of a trip.
+#[dto]
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stop {
+    /// Where.
+    pub x: i32,
+    /// Its name, if it has one.
+    #[optional]
+    pub label: Option<String>,
 }
 
 /// One field per string format, each optional so one value tests one

@@ -1233,13 +1233,14 @@ export function check(
       }
       if (!precisionOnly) {
         const count = value.length;
-        const unique = schema.unique !== true || new Set(value.map(canonical)).size === count;
+        const equal = schema.unique === true ? equalItems(schema.items, value) : null;
         if (
           (schema.minItems !== undefined && count < schema.minItems) ||
-          (schema.maxItems !== undefined && count > schema.maxItems) ||
-          !unique
+          (schema.maxItems !== undefined && count > schema.maxItems)
         ) {
           refuse();
+        } else if (equal !== null) {
+          refuse(`${schema.e ?? "array"} ([${equal[0]}] and [${equal[1]}] are equal)`);
         }
       }
       if (schema.items !== undefined) {
@@ -1987,6 +1988,47 @@ function pathOf(path: string, key: string): string {
 }
 
 /** JSON with sorted keys, to compare values as JSON does. */
+/**
+ * The first two items equal as the server compares them for
+ * `unique_items` (the values they decode to), by index; `null` if none.
+ */
+function equalItems(schema: RuntimeSchema | undefined, items: readonly unknown[]): [number, number] | null {
+  const seen = new Map<string, number>();
+  for (const [index, item] of items.entries()) {
+    const key = canonical(asDecoded(schema, item));
+    const first = seen.get(key);
+    if (first !== undefined) return [first, index];
+    seen.set(key, index);
+  }
+  return null;
+}
+
+/**
+ * `value` as the server decodes it: an object's declared fields only, an
+ * absent one as `null`; other values as they are.
+ */
+function asDecoded(schema: RuntimeSchema | undefined, value: unknown): unknown {
+  if (schema === undefined) return value;
+  switch (schema.k) {
+    case "nullable":
+      return asDecoded(schema.of, value);
+    case "array":
+      return Array.isArray(value) ? value.map((item) => asDecoded(schema.items, item)) : value;
+    case "map":
+      return isObject(value)
+        ? Object.fromEntries(Object.entries(value).map(([key, item]) => [key, asDecoded(schema.values, item)]))
+        : value;
+    case "ref": {
+      const type = TYPES[schema.ref ?? ""];
+      if (type?.k !== "object" || !isObject(value)) return value;
+      const object = type as RuntimeObject;
+      return Object.fromEntries(object.fields.map((field) => [field.name, asDecoded(field.schema, value[field.name] ?? null)]));
+    }
+    default:
+      return value;
+  }
+}
+
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (isObject(value)) {

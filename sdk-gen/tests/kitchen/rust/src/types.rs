@@ -221,6 +221,12 @@ pub struct Limits {
     /// On the wire: `Wide`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wide: Option<Wide>,
+    /// Distinct as decoded: a property `Stop` does not know, or a `label`
+    /// written `null`, makes no stop distinct.
+    ///
+    /// On the wire: `Array<Stop> & UniqueItems`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stops: Option<Vec<Stop>>,
 }
 
 /// Whatever fits first, with integers beyond 2^53 (issue 14: the TS SDK
@@ -234,6 +240,20 @@ pub enum Wide {
     Many(Vec<u64>),
     /// A text.
     Text(String),
+}
+
+/// A stop of a trip.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Stop {
+    /// Where.
+    ///
+    /// On the wire: `number & Type<"int32">`.
+    pub x: i32,
+    /// Its name, if it has one.
+    ///
+    /// On the wire: `string`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
 }
 
 /// One field per string format, each optional so one value tests one

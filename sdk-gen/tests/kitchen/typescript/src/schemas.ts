@@ -760,6 +760,21 @@ export const TYPES: Record<string, RuntimeType> = {
           "k": "ref",
           "ref": "Wide"
         }
+      },
+      {
+        "always": false,
+        "name": "stops",
+        "required": false,
+        "schema": {
+          "e": "Array<Stop> & UniqueItems",
+          "items": {
+            "e": "Stop",
+            "k": "ref",
+            "ref": "Stop"
+          },
+          "k": "array",
+          "unique": true
+        }
       }
     ],
     "k": "object",
@@ -2793,6 +2808,33 @@ export const TYPES: Record<string, RuntimeType> = {
         "name": "dot"
       }
     ]
+  },
+  "Stop": {
+    "fields": [
+      {
+        "always": true,
+        "name": "x",
+        "required": true,
+        "schema": {
+          "e": "number & Type<\"int32\">",
+          "f": "int32",
+          "hi": 2147483647.0,
+          "k": "integer",
+          "lo": -2147483648.0
+        }
+      },
+      {
+        "always": false,
+        "name": "label",
+        "required": false,
+        "schema": {
+          "e": "string",
+          "k": "string"
+        }
+      }
+    ],
+    "k": "object",
+    "strict": false
   },
   "StreamSum": {
     "fields": [

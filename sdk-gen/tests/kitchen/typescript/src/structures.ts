@@ -293,6 +293,12 @@ export interface Limits {
    * Untagged, 64-bit.
    */
   wide?: Wide;
+  /**
+   * Distinct as decoded: a property `Stop` does not know, or a `label`
+   * written `null`, makes no stop distinct.
+   * @uniqueItems
+   */
+  stops?: Array<Stop>;
 }
 
 /**
@@ -312,6 +318,21 @@ export type Wide =
    * A text.
    */
   | string;
+
+/**
+ * A stop of a trip.
+ */
+export interface Stop {
+  /**
+   * Where.
+   * @type int32
+   */
+  x: number;
+  /**
+   * Its name, if it has one.
+   */
+  label?: string;
+}
 
 /**
  * One field per string format, each optional so one value tests one
