@@ -212,10 +212,26 @@ async fn the_rust_sdk_round_trips_every_shape() {
             title: Some("a=b?c#d[0]".to_owned()),
         }),
         tags: Some(vec!["x y".to_owned(), "ü".to_owned(), "+plus".to_owned()]),
+        counts: Some([("a b".to_owned(), 1), ("ü&=".to_owned(), 2)].into()),
     };
     assert_eq!(
         client.kitchen().query().query(&filter).await.unwrap(),
         filter
+    );
+    // A key the server would read as nesting is refused before sending.
+    let bracketed = Filter {
+        counts: Some([("a[b]".to_owned(), 1)].into()),
+        ..filter.clone()
+    };
+    let err = client
+        .kitchen()
+        .query()
+        .query(&bracketed)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, kitchen_sdk::Error::Encode(message) if message.contains("a[b]")),
+        "{err:?}"
     );
     let tenant = Tenant {
         x_tenant_id: 7,
@@ -236,6 +252,7 @@ async fn the_rust_sdk_round_trips_every_shape() {
             page: Some(0),
             search: None,
             tags: None,
+            counts: None,
         })
         .await
         .unwrap_err();
@@ -265,14 +282,24 @@ async fn the_rust_sdk_sends_and_reads_every_kind() {
             title: Some("a=b?c#d[0]".to_owned()),
         }),
         tags: Some(vec!["x y".to_owned(), "ü".to_owned()]),
+        counts: Some([("one".to_owned(), 1)].into()),
     };
     assert_eq!(kitchen.forms().form(&filter).await.unwrap(), filter);
+    let bracketed = Filter {
+        counts: Some([("]".to_owned(), 1)].into()),
+        ..filter.clone()
+    };
+    assert!(matches!(
+        kitchen.forms().form(&bracketed).await,
+        Err(Error::Encode(_))
+    ));
     let refused = kitchen
         .forms()
         .form(&Filter {
             page: Some(0),
             search: None,
             tags: None,
+            counts: None,
         })
         .await
         .unwrap_err();

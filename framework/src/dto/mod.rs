@@ -23,7 +23,6 @@ pub use write_json::{JsonError, WriteJson};
 pub use write_json::{write_null, write_serde, write_str};
 
 pub use decode::MAX_JSON_DEPTH;
-#[cfg(feature = "multipart")]
 pub(crate) use decode::invalid;
 #[doc(hidden)]
 pub use decode::run_check;
@@ -32,9 +31,7 @@ pub(crate) use decode::{JsonInput, decode_json_input};
 pub(crate) use decode::{decode_json, decode_text_map};
 #[doc(hidden)]
 pub use presence::{nullable, present};
-pub(crate) use report::Report;
-#[cfg(feature = "multipart")]
-pub(crate) use report::push_key;
+pub(crate) use report::{Report, push_key};
 
 use std::{
     collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque},

@@ -157,7 +157,16 @@ impl<'a> Report<'a> {
         } else if let Some(n) = value.as_u64() {
             Some(i128::from(n))
         } else if self.coerce_text {
-            value.as_str().and_then(|text| text.parse::<i128>().ok())
+            // As the parser reads the type: an unsigned one refuses a sign
+            // (`-0`), a signed one does not.
+            let (min, _) = int.format.range();
+            value.as_str().and_then(|text| {
+                if min >= 0 {
+                    text.parse::<u64>().ok().map(i128::from)
+                } else {
+                    text.parse::<i128>().ok()
+                }
+            })
         } else {
             None
         };

@@ -6,8 +6,8 @@ use super::FromRequestParts;
 use crate::error::refusal::{self, Refusal};
 use crate::{
     describe::{InputKind, InputMeta},
-    dto::{Dto, decode_text_map},
-    error::ApiError,
+    dto::{Dto, decode_text_map, invalid, push_key},
+    error::{ApiError, ValidationIssue},
     request::RequestContext,
 };
 
@@ -101,6 +101,12 @@ pub(crate) fn parse_urlencoded<T: Dto>(
     code: Refusal,
     what: &'static str,
 ) -> Result<T, ApiError> {
+    if let Some(path) = too_deep(text, root) {
+        let expected = format!("a key nested at most {MAX_QUERY_DEPTH} levels deep");
+        let value = serde_json::Value::from(text);
+        let issue = ValidationIssue::found(path, expected, &value);
+        return Err(invalid(code, what, vec![issue]));
+    }
     decode_text_map(
         || QS.deserialize_str::<T>(text).map_err(|err| err.to_string()),
         || {
@@ -111,6 +117,34 @@ pub(crate) fn parse_urlencoded<T: Dto>(
         code,
         what,
     )
+}
+
+/// The path of the first key of `text` nested deeper than
+/// [`MAX_QUERY_DEPTH`] (`a[b][c]` is two levels), which the parser would
+/// keep as one literal key, silently dropped by a struct: such a query is
+/// refused instead.
+fn too_deep(text: &str, root: &str) -> Option<String> {
+    text.split('&').find_map(|pair| {
+        let key = pair.split_once('=').map_or(pair, |(key, _)| key);
+        if !key.contains('[') && !key.contains("%5B") && !key.contains("%5b") {
+            return None;
+        }
+        let key = key.replace('+', " ");
+        let key = percent_encoding::percent_decode_str(&key).decode_utf8_lossy();
+        let (name, rest) = key.split_once('[')?;
+        let levels: Vec<&str> = rest
+            .split('[')
+            .map(|level| level.strip_suffix(']').unwrap_or(level))
+            .collect();
+        (levels.len() > MAX_QUERY_DEPTH).then(|| {
+            let mut path = root.to_owned();
+            push_key(&mut path, name);
+            for level in &levels[..=MAX_QUERY_DEPTH] {
+                push_key(&mut path, level);
+            }
+            path
+        })
+    })
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ mod observe;
 mod openapi;
 mod optional_guard;
 mod parity;
+mod query_edges;
 mod refusals;
 mod server;
 mod sse;

@@ -421,6 +421,10 @@ pub struct Filter {
     /// An array.
     #[optional]
     pub tags: Option<Vec<String>>,
+    /// A map: its keys travel as `counts[key]`, so a key holding `[` or
+    /// `]` cannot (both SDKs refuse it before sending).
+    #[optional]
+    pub counts: Option<BTreeMap<String, u32>>,
 }
 
 /// Nested filters.

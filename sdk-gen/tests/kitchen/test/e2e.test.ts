@@ -14,6 +14,7 @@ import api, {
   CredentialError,
   DecodeError,
   HttpError,
+  InputError,
   MessageError,
   SocketClosedError,
   type ChatEcho,
@@ -87,6 +88,7 @@ test("the query is encoded as the server decodes it", async () => {
     { page: 2 },
     { search: { writer: "kim & lee", title: "a=b?c#d[0]" }, tags: ["x y", "ü", "+plus"] },
     { page: 1, tags: [] },
+    { counts: { "a b": 1, "ü&=": 2 } },
   ];
   for (const query of queries) {
     const echoed = await kitchen.query.query(connection(), query);
@@ -95,6 +97,23 @@ test("the query is encoded as the server decodes it", async () => {
     assert.deepEqual(echoed, expected);
   }
   await assert.rejects(kitchen.query.query(connection(), { page: 0 }), (err: unknown) => err instanceof HttpError && err.status === 400);
+  // A key the server would read as nesting cannot travel: refused before sending.
+  let sent = false;
+  const spy: typeof fetch = async () => {
+    sent = true;
+    return new Response("{}");
+  };
+  for (const key of ["a[b]", "]"]) {
+    for (const call of [kitchen.query.query, kitchen.forms.form]) {
+      await assert.rejects(call({ ...connection(), fetch: spy }, { counts: { [key]: 1 } }), (err: unknown) => {
+        assert.ok(err instanceof InputError);
+        assert.equal(err.code, "unencodable_key");
+        assert.equal(err.issues[0]?.value, key);
+        return true;
+      });
+    }
+  }
+  assert.equal(sent, false);
 });
 
 test("typed headers are sent, repeated ones each", async () => {

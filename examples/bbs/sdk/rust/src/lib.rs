@@ -743,7 +743,7 @@ fn form<T: Serialize>(
     request: reqwest::RequestBuilder,
     input: &T,
 ) -> Result<reqwest::RequestBuilder, Error> {
-    let text = serde_qs::to_string(input).map_err(|err| Error::Encode(err.to_string()))?;
+    let text = qs(input)?;
     Ok(request
         .header(
             reqwest::header::CONTENT_TYPE,
@@ -866,7 +866,7 @@ fn form_text<T: Serialize + ?Sized>(
     value: &T,
 ) -> Result<reqwest::multipart::Form, Error> {
     let field = std::collections::BTreeMap::from([(name, value)]);
-    let pairs = serde_qs::to_string(&field).map_err(|err| Error::Encode(err.to_string()))?;
+    let pairs = qs(&field)?;
     let decode = |text: &str| {
         percent_encoding::percent_decode_str(&text.replace('+', " "))
             .decode_utf8_lossy()
@@ -950,7 +950,29 @@ fn api_key(
 /// A query string as the server decodes it (serde_qs on both sides).
 #[allow(dead_code)]
 fn query<T: Serialize>(query: &T) -> Result<String, Error> {
-    serde_qs::to_string(query).map_err(|err| Error::Encode(err.to_string()))
+    qs(query)
+}
+
+/// `value` as serde_qs writes it, the server's reading: a map key holding
+/// `[` or `]` is refused, since the server reads it as nesting.
+#[allow(dead_code)]
+fn qs<T: Serialize>(value: &T) -> Result<String, Error> {
+    fn check(value: &serde_json::Value) -> Result<(), Error> {
+        match value {
+            serde_json::Value::Object(map) => map.iter().try_for_each(|(key, item)| {
+                if key.contains(['[', ']']) {
+                    return Err(Error::Encode(format!(
+                        "the key {key:?} holds `[` or `]`, which the server reads as nesting"
+                    )));
+                }
+                check(item)
+            }),
+            serde_json::Value::Array(items) => items.iter().try_for_each(check),
+            _ => Ok(()),
+        }
+    }
+    check(&serde_json::to_value(value).map_err(|err| Error::Encode(err.to_string()))?)?;
+    serde_qs::to_string(value).map_err(|err| Error::Encode(err.to_string()))
 }
 
 #[allow(dead_code)]

@@ -165,10 +165,13 @@ export class CredentialError extends Error {
 }
 
 /**
- * An input that `connection.validate` (or `simulate`) refused before
- * sending, for an API with its own error body: the client cannot write
- * that body (the server's contract does), so it throws this instead of an
- * answer the server would not give. Nothing was sent.
+ * An input the client refused before sending; nothing was sent. Either
+ * `connection.validate` (or `simulate`) refused it for an API with its
+ * own error body (the client cannot write that body: the server's
+ * contract does, so it throws this instead of an answer the server would
+ * not give), or it cannot be encoded as the server reads it (code
+ * `unencodable_key`: a query or form key holding `[` or `]`, which the
+ * server reads as nesting).
  */
 export class InputError extends Error {
   /** The server's code for the refusal: `invalid_body`, `invalid_query` ... */
@@ -1887,6 +1890,18 @@ function randomObject(object: RuntimeObject, depth: number): Record<string, unkn
  * `search[writer]=kim`, arrays as `sort[0]=-created_at`; absent and `null`
  * values are left out.
  */
+/**
+ * Throws `InputError` for a key the server would read as nesting (`a[b]`
+ * in a query or form is `a` holding `b`): it cannot travel there.
+ */
+function refuseBrackets(prefix: string, key: string): void {
+  if (!key.includes("[") && !key.includes("]")) return;
+  const path = prefix === "" ? key : `${prefix}[${key}]`;
+  throw new InputError("unencodable_key", `the key ${JSON.stringify(key)} holds \`[\` or \`]\`, which the server reads as nesting`, [
+    { path, expected: "a key without `[` or `]`", value: key },
+  ]);
+}
+
 export function encodeQuery(value: unknown): string {
   const parts: string[] = [];
   const walk = (prefix: string, item: unknown): void => {
@@ -1895,6 +1910,7 @@ export function encodeQuery(value: unknown): string {
       item.forEach((element, index) => walk(`${prefix}[${index}]`, element));
     } else if (typeof item === "object") {
       for (const [key, element] of Object.entries(item)) {
+        refuseBrackets(prefix, key);
         const name = encodeURIComponent(key);
         walk(prefix === "" ? name : `${prefix}[${name}]`, element);
       }
@@ -1925,6 +1941,7 @@ export function encodeFormData(value: unknown): FormData {
       item.forEach((element, index) => walk(`${prefix}[${index}]`, element));
     } else if (typeof item === "object") {
       for (const [key, element] of Object.entries(item)) {
+        refuseBrackets(prefix, key);
         walk(prefix === "" ? key : `${prefix}[${key}]`, element);
       }
     } else {

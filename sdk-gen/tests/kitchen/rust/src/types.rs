@@ -503,6 +503,12 @@ pub struct Filter {
     /// On the wire: `Array<string>`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
+    /// A map: its keys travel as `counts[key]`, so a key holding `[` or
+    /// `]` cannot (both SDKs refuse it before sending).
+    ///
+    /// On the wire: `Record<string, number & Type<"uint32">>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counts: Option<std::collections::BTreeMap<String, u32>>,
 }
 
 /// Nested filters.

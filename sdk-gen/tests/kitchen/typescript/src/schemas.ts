@@ -451,6 +451,22 @@ export const TYPES: Record<string, RuntimeType> = {
           },
           "k": "array"
         }
+      },
+      {
+        "always": false,
+        "name": "counts",
+        "required": false,
+        "schema": {
+          "e": "Record<string, number & Type<\"uint32\">>",
+          "k": "map",
+          "values": {
+            "e": "number & Type<\"uint32\">",
+            "f": "uint32",
+            "hi": 4294967295.0,
+            "k": "integer",
+            "lo": 0.0
+          }
+        }
       }
     ],
     "k": "object",

@@ -598,6 +598,11 @@ export interface Filter {
    * An array.
    */
   tags?: Array<string>;
+  /**
+   * A map: its keys travel as `counts[key]`, so a key holding `[` or
+   * `]` cannot (both SDKs refuse it before sending).
+   */
+  counts?: Record<string, number>;
 }
 
 /**
