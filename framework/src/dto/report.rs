@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use serde_json::{Map, Value};
 
-use super::check::canonical;
+use super::{check::canonical, shape::whole_number};
 use crate::{
     error::ValidationIssue,
     schema::{
@@ -156,6 +156,9 @@ impl<'a> Report<'a> {
             Some(i128::from(n))
         } else if let Some(n) = value.as_u64() {
             Some(i128::from(n))
+        } else if let Some(x) = value.as_f64() {
+            // `1.0` is 1, as the fast path reads it.
+            whole_number(x).map(i128::from)
         } else if self.coerce_text {
             // As the parser reads the type: an unsigned one refuses a sign
             // (`-0`), a signed one does not.

@@ -308,15 +308,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeysOnce<D> {
 
     forward_to_inner!(
         deserialize_bool,
-        deserialize_i8,
-        deserialize_i16,
-        deserialize_i32,
-        deserialize_i64,
         deserialize_i128,
-        deserialize_u8,
-        deserialize_u16,
-        deserialize_u32,
-        deserialize_u64,
         deserialize_u128,
         deserialize_f32,
         deserialize_f64,
@@ -328,6 +320,17 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeysOnce<D> {
         deserialize_unit,
         deserialize_identifier,
         deserialize_ignored_any
+    );
+
+    whole_numbers!(
+        deserialize_i8,
+        deserialize_i16,
+        deserialize_i32,
+        deserialize_i64,
+        deserialize_u8,
+        deserialize_u16,
+        deserialize_u32,
+        deserialize_u64
     );
 
     /// `serde_json::Value`, and the content serde buffers for internally
@@ -407,6 +410,78 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeysOnce<D> {
 
     fn is_human_readable(&self) -> bool {
         self.0.is_human_readable()
+    }
+}
+
+/// Reads an integer type of JSON from whatever number the input holds, so
+/// that a whole number written as a float (`1.0`, `1e2`) is the integer it
+/// is, as JSON Schema counts it (and JavaScript cannot tell `1.0` from
+/// `1`). Text (a query, a form) keeps its own reading: `1e3` is no integer
+/// there.
+macro_rules! whole_numbers {
+    ($($method:ident),*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+            if reads_json::<D::Error>() {
+                self.0.deserialize_any(WholeNumber(visitor))
+            } else {
+                self.0.$method(visitor)
+            }
+        }
+    )*};
+}
+use whole_numbers;
+
+/// Whether a deserializer whose error type is `E` reads JSON (simd-json's
+/// on the fast path, serde_json's for a user check). Names of types known
+/// at compile time: the comparison folds away.
+#[inline]
+fn reads_json<E>() -> bool {
+    let name = std::any::type_name::<E>();
+    name == std::any::type_name::<simd_json::Error>()
+        || name == std::any::type_name::<serde_json::Error>()
+}
+
+/// The largest magnitude up to which every whole `f64` is the integer its
+/// text wrote: 2^53. A float beyond it may have been rounded on its way in.
+const EXACT_FLOAT_INTEGERS: f64 = 9_007_199_254_740_992.0;
+
+/// The integer a float stands for, if it is a whole number within
+/// [`EXACT_FLOAT_INTEGERS`]: the one rule for `1.0` as an integer, used by
+/// the fast path and the report alike.
+pub(crate) fn whole_number(value: f64) -> Option<i64> {
+    // Within ±2^53 the cast is exact.
+    (value.fract() == 0.0 && value.abs() <= EXACT_FLOAT_INTEGERS).then_some(value as i64)
+}
+
+/// The visitor of an integer type: a whole float is visited as the
+/// integer it is, everything else as it came.
+struct WholeNumber<V>(V);
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for WholeNumber<V> {
+    type Value = V::Value;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.expecting(formatter)
+    }
+
+    forward_scalars!(
+        visit_bool: bool, visit_i8: i8, visit_i16: i16, visit_i32: i32, visit_i64: i64,
+        visit_i128: i128, visit_u8: u8, visit_u16: u16, visit_u32: u32, visit_u64: u64,
+        visit_u128: u128, visit_f32: f32, visit_char: char,
+        visit_str: &str, visit_borrowed_str: &'de str, visit_string: String,
+        visit_bytes: &[u8], visit_borrowed_bytes: &'de [u8], visit_byte_buf: Vec<u8>
+    );
+
+    #[inline]
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<Self::Value, E> {
+        match whole_number(value) {
+            Some(whole) => match u64::try_from(whole) {
+                Ok(unsigned) => self.0.visit_u64(unsigned),
+                Err(_) => self.0.visit_i64(whole),
+            },
+            None => self.0.visit_f64(value),
+        }
     }
 }
 

@@ -404,3 +404,62 @@ fn unique_items_is_reported_at_the_array_naming_the_equal_items() {
     framework::from_json::<Trip>(br#"{"stops":[{"x":1,"y":2},{"x":1,"y":3}],"tags":["a"]}"#)
         .unwrap();
 }
+
+/// A whole number written as a float (`1.0`, `1e2`, `-0.0`) is the integer
+/// it is (JSON Schema counts it an integer, and JavaScript cannot tell
+/// `1.0` from `1`), within ±2^53 where a float is exact; a fraction, a
+/// float beyond 2^53 or one out of the type's range is refused at its path
+/// (issue 23, item 5).
+#[test]
+fn whole_floats_are_integers_within_two_to_the_53() {
+    let order = |json: &str| framework::from_json::<Order>(json.as_bytes());
+    let read = order(r#"{"id":1.0,"count":1e2,"price":2,"paid":true,"rank":-0.0}"#).unwrap();
+    assert_eq!((read.id, read.count, read.rank), (1, 100, 0));
+    let read =
+        order(r#"{"id":4294967295.0,"count":0,"price":1,"paid":false,"rank":-2147483648.0}"#)
+            .unwrap();
+    assert_eq!((read.id, read.rank), (u32::MAX, i32::MIN));
+    for (json, path) in [
+        (
+            r#"{"id":1.5,"count":0,"price":0,"paid":true,"rank":0}"#,
+            "$input.id",
+        ),
+        (
+            r#"{"id":-1.0,"count":0,"price":0,"paid":true,"rank":0}"#,
+            "$input.id",
+        ),
+        (
+            r#"{"id":4294967296.0,"count":0,"price":0,"paid":true,"rank":0}"#,
+            "$input.id",
+        ),
+        (
+            r#"{"id":0,"count":0,"price":0,"paid":true,"rank":2147483648.0}"#,
+            "$input.rank",
+        ),
+        (
+            r#"{"id":0,"count":1e300,"price":0,"paid":true,"rank":0}"#,
+            "$input.count",
+        ),
+    ] {
+        let issues = refusal::<Order>(json);
+        assert_eq!(issues.len(), 1, "{json}: {issues:?}");
+        assert_eq!(issues[0].0, path, "{json}");
+    }
+}
+
+#[dto]
+#[derive(Debug, PartialEq)]
+struct Wide64 {
+    n: u64,
+}
+
+#[test]
+fn a_float_beyond_two_to_the_53_is_no_integer() {
+    let exact: Wide64 = framework::from_json(br#"{"n":9007199254740992.0}"#).unwrap();
+    assert_eq!(exact.n, 1 << 53);
+    let issues = refusal::<Wide64>(r#"{"n":9007199254740994.0}"#);
+    assert_eq!(issues[0].0, "$input.n");
+    // Written as an integer, it is read exactly.
+    let wide: Wide64 = framework::from_json(br#"{"n":9007199254740993}"#).unwrap();
+    assert_eq!(wide.n, (1 << 53) + 1);
+}
