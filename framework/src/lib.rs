@@ -84,11 +84,11 @@
 //! |---|---|---|
 //! | `server` | `Server`, `ServeService`, `shutdown_signal`, `testing::check_malformed_requests`: serving over TCP (hyper's and hyper-util's server side, HTTP/1.1 and HTTP/2) | yes |
 //! | `docs-page` | the interactive docs page at `/docs` (Swagger UI, embedded at build time) | yes |
-//! | `cli` | [`cli`](crate::cli): the `serve` / `openapi` / `manifest` command line every app gets (clap) | yes |
+//! | `cli` | `framework::cli`: the `serve` / `openapi` / `manifest` command line every app gets (clap) | yes |
 //! | `metrics` | `Metrics`, `AppBuilder::metrics` and `/metrics` (prometheus-client); without it nothing is counted and no counting code is compiled | yes |
 //! | `askama` | `Html<T>`: answers rendered from askama templates | yes |
 //! | `multipart` | `TypedFormData<T>` and `File`: `multipart/form-data` uploads (multer) | no |
-//! | `ws` | [`ws`](crate::ws): typed WebSocket routes (tokio-tungstenite); a socket is opened by `server` | no |
+//! | `ws` | `framework::ws`: typed WebSocket routes (tokio-tungstenite); a socket is opened by `server` | no |
 //!
 //! Always there, with no feature: routing, extractors, answers, DTO
 //! validation, the in-process [`TestClient`] (it needs no socket, so a
