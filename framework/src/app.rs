@@ -12,17 +12,18 @@ use bytes::Buf;
 use http::{StatusCode, header};
 use http_body_util::BodyExt;
 
+#[cfg(feature = "metrics")]
+use crate::observe::{METRICS_ROUTE, Metrics};
+#[cfg(feature = "docs-page")]
+use crate::openapi::{DOCS_ASSET_ROUTE, DOCS_ROUTE, DocsPage};
 use crate::{
     body::{BoxError, Response},
     describe::{RouteMeta, StateMeta},
     dispatch::{AnswerHook, Records, ResponseFuture},
     error::{ApiError, ErrorAnswers, ErrorContract, refusal},
     manifest::ApiManifest,
-    observe::{
-        Health, HealthEndpoints, HttpMetrics, LIVENESS_ROUTE, METRICS_ROUTE, Metrics,
-        READINESS_ROUTE,
-    },
-    openapi::{DOCS_ASSET_ROUTE, DOCS_ROUTE, Docs, OPENAPI_ROUTE, OpenApiDocument},
+    observe::{Health, HealthEndpoints, HttpMetrics, LIVENESS_ROUTE, READINESS_ROUTE},
+    openapi::{Docs, OPENAPI_ROUTE, OpenApiDocument},
     request::{RequestContext, Shared},
     route::{BoxFuture, Controller},
     router::{BuildError, Lookup, Router, describe},
@@ -78,6 +79,7 @@ pub struct AppBuilder {
     document: Option<OpenApiDocument>,
     serve_docs: bool,
     health: Option<Health>,
+    #[cfg(feature = "metrics")]
     metrics: Option<Metrics>,
     errors: ErrorAnswers,
 }
@@ -161,6 +163,11 @@ impl AppBuilder {
     /// Counts requests and serves Prometheus metrics at `GET /metrics`
     /// (see [`Metrics`]); not in the OpenAPI document or the SDKs. Without
     /// this, requests are not counted at all.
+    ///
+    /// Needs the `metrics` feature (on by default); without it there is no
+    /// `/metrics` route and no counting code.
+    #[cfg(feature = "metrics")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "metrics")))]
     pub fn metrics(mut self, metrics: Metrics) -> Self {
         self.metrics = Some(metrics);
         self
@@ -176,7 +183,8 @@ impl AppBuilder {
         self
     }
 
-    /// Serves neither `/openapi.json` nor `/docs`.
+    /// Serves neither `/openapi.json` nor the docs page at `/docs` (which
+    /// is served only with the `docs-page` feature, on by default).
     pub fn without_docs(mut self) -> Self {
         self.serve_docs = false;
         self
@@ -250,13 +258,8 @@ impl AppBuilder {
         if let Some(health) = self.health.take() {
             self.add_health(health);
         }
-        let metrics_at = self.metrics.is_some().then(|| {
-            self.endpoints.push(builtin(
-                &METRICS_ROUTE,
-                Box::new(|_| Box::pin(async { http::Response::new(crate::Body::empty()) })),
-            ));
-            self.endpoints.len() - 1
-        });
+        #[cfg(feature = "metrics")]
+        let metrics_at = self.add_metrics_route();
         for endpoint in &mut self.endpoints {
             endpoint.operation = if endpoint.builtin {
                 endpoint.meta.handler.to_owned()
@@ -274,21 +277,10 @@ impl AppBuilder {
             };
         }
         let router = Router::build(self.endpoints.iter().map(|endpoint| endpoint.meta))?;
-        let metrics = match (self.metrics.take(), metrics_at) {
-            (Some(metrics), Some(index)) => {
-                let (metrics, serve) = metrics.build(
-                    self.endpoints
-                        .iter()
-                        .map(|endpoint| (endpoint.operation.as_str(), endpoint.meta)),
-                );
-                self.endpoints[index].call = Box::new(move |_| {
-                    let response = serve.answer();
-                    Box::pin(async move { response })
-                });
-                Some(metrics)
-            }
-            _ => None,
-        };
+        #[cfg(feature = "metrics")]
+        let metrics = self.build_metrics(metrics_at);
+        #[cfg(not(feature = "metrics"))]
+        let metrics = None;
         Ok(App {
             inner: Arc::new(AppInner {
                 router,
@@ -335,6 +327,37 @@ impl AppBuilder {
         Ok(())
     }
 
+    /// Reserves `GET /metrics` (its answer is set by
+    /// [`build_metrics`](Self::build_metrics), once the operations are
+    /// named); its index among the endpoints.
+    #[cfg(feature = "metrics")]
+    fn add_metrics_route(&mut self) -> Option<usize> {
+        self.metrics.is_some().then(|| {
+            self.endpoints.push(builtin(
+                &METRICS_ROUTE,
+                Box::new(|_| Box::pin(async { http::Response::new(crate::Body::empty()) })),
+            ));
+            self.endpoints.len() - 1
+        })
+    }
+
+    /// Makes the counters of every endpoint, and serves them at the
+    /// endpoint `metrics_at` reserved.
+    #[cfg(feature = "metrics")]
+    fn build_metrics(&mut self, metrics_at: Option<usize>) -> Option<Arc<HttpMetrics>> {
+        let (metrics, index) = self.metrics.take().zip(metrics_at)?;
+        let (metrics, serve) = metrics.build(
+            self.endpoints
+                .iter()
+                .map(|endpoint| (endpoint.operation.as_str(), endpoint.meta)),
+        );
+        self.endpoints[index].call = Box::new(move |_| {
+            let response = serve.answer();
+            Box::pin(async move { response })
+        });
+        Some(metrics)
+    }
+
     fn add_health(&mut self, health: Health) {
         let endpoints = HealthEndpoints::new(health, self.shared.shutdown.clone());
         self.endpoints.push(builtin(
@@ -356,11 +379,18 @@ impl AppBuilder {
                 Box::pin(async move { response })
             }),
         ));
+        #[cfg(feature = "docs-page")]
+        self.add_docs_page();
+    }
+
+    /// `GET /docs` and Swagger UI's files under it.
+    #[cfg(feature = "docs-page")]
+    fn add_docs_page(&mut self) {
         self.endpoints.push(builtin(
             &DOCS_ROUTE,
-            Box::new(|_| Box::pin(async { Docs::redirect() })),
+            Box::new(|_| Box::pin(async { DocsPage::redirect() })),
         ));
-        let assets = docs.clone();
+        let assets = DocsPage::new();
         self.endpoints.push(builtin(
             &DOCS_ASSET_ROUTE,
             Box::new(move |cx| {
@@ -450,6 +480,7 @@ impl App {
             document: None,
             serve_docs: true,
             health: None,
+            #[cfg(feature = "metrics")]
             metrics: None,
             errors: None,
         }
@@ -641,19 +672,21 @@ impl App {
 
     /// The app's open WebSockets, which the server's graceful shutdown
     /// waits for.
-    #[cfg(feature = "ws")]
+    #[cfg(all(feature = "ws", feature = "server"))]
     pub(crate) fn open_sockets(&self) -> crate::ws::OpenSockets {
         self.inner.shared.sockets.clone()
     }
 
     /// Whether `other` is a clone of this app.
+    #[cfg(feature = "server")]
     pub(crate) fn is(&self, other: &App) -> bool {
         Arc::ptr_eq(&self.inner, &other.inner)
     }
 
     /// The open-connections gauge the server counts, when the app has
     /// metrics.
-    pub(crate) fn connections_gauge(&self) -> Option<prometheus_client::metrics::gauge::Gauge> {
+    #[cfg(feature = "server")]
+    pub(crate) fn connections_gauge(&self) -> Option<crate::observe::ConnectionsGauge> {
         self.inner
             .metrics
             .as_ref()

@@ -70,7 +70,43 @@
 //! A request travels: accept ([`Server`]) -> route ([`App`], matchit) ->
 //! extract ([`FromRequestParts`], `#[param]`, then one [`FromRequest`] for
 //! the body) -> handler -> respond ([`IntoResponse`]).
+//!
+//! # Cargo features
+//!
+//! The heavy and optional parts are behind cargo features, as in axum. The
+//! defaults are what a served app with a docs page, a command line,
+//! templates and metrics needs; `default-features = false` with only what
+//! is used makes a smaller build (`features = ["server"]` for an app
+//! served without the extras; no feature at all for a crate that only
+//! reads or declares the API, as `sdk-gen` does).
+//!
+//! | feature | what it brings | default |
+//! |---|---|---|
+//! | `server` | `Server`, `ServeService`, `shutdown_signal`, `testing::check_malformed_requests`: serving over TCP (hyper's and hyper-util's server side, HTTP/1.1 and HTTP/2) | yes |
+//! | `docs-page` | the interactive docs page at `/docs` (Swagger UI, embedded at build time) | yes |
+//! | `cli` | `framework::cli`: the `serve` / `openapi` / `manifest` command line every app gets (clap) | yes |
+//! | `metrics` | `Metrics`, `AppBuilder::metrics` and `/metrics` (prometheus-client); without it nothing is counted and no counting code is compiled | yes |
+//! | `askama` | `Html<T>`: answers rendered from askama templates | yes |
+//! | `multipart` | `TypedFormData<T>` and `File`: `multipart/form-data` uploads (multer) | no |
+//! | `ws` | `framework::ws`: typed WebSocket routes (tokio-tungstenite); a socket is opened by `server` | no |
+//!
+//! Always there, with no feature: routing, extractors, answers, DTO
+//! validation, the in-process [`TestClient`] (it needs no socket, so a
+//! crate without `server` tests its routes with it), health and readiness
+//! ([`Health`], no dependency of its own), the API manifest and the
+//! OpenAPI document (`/openapi.json`, [`App::openapi_json`]). The OpenAPI
+//! model is utoipa's, and the manifest is built through it
+//! ([`OpenApiDocument`](openapi::OpenApiDocument) carries the title,
+//! version and security schemes both read), so it is not a feature of its
+//! own: utoipa without its macros would be one, but utoipa 5 does not
+//! compile without them.
+//!
+//! A route the framework serves itself is registered only with its
+//! feature: without `docs-page`, `/docs` is an ordinary `404` (while
+//! `/openapi.json` is still served); without `metrics`, there is no
+//! `AppBuilder::metrics` and no `/metrics`.
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::expect_used))]
 
 // Lets `#[dto]` and `#[controller]` (which name `::framework`) be used in
@@ -86,6 +122,8 @@ compile_error!(
 
 mod app;
 mod body;
+#[cfg(feature = "cli")]
+#[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
 pub mod cli;
 mod describe;
 mod dispatch;
@@ -101,10 +139,12 @@ mod response;
 mod route;
 mod router;
 pub mod schema;
+#[cfg(feature = "server")]
 mod server;
 mod shutdown;
 mod test_client;
 #[cfg(feature = "ws")]
+#[cfg_attr(docsrs, doc(cfg(feature = "ws")))]
 pub mod ws;
 
 pub use app::{App, AppBuilder, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT};
@@ -125,13 +165,20 @@ pub use extractor::{
     FromRequest, FromRequestParts, PlainBody, TypedBody, TypedForm, TypedHeaders, TypedQuery,
 };
 #[cfg(feature = "multipart")]
+#[cfg_attr(docsrs, doc(cfg(feature = "multipart")))]
 pub use multipart::{FILE_MEMORY_THRESHOLD, File, FormLimits, MAX_FORM_PARTS, TypedFormData};
-pub use observe::{Health, LIVENESS_PATH, METRICS_PATH, Metrics, READINESS_PATH};
+pub use observe::{Health, LIVENESS_PATH, READINESS_PATH};
+#[cfg(feature = "metrics")]
+#[cfg_attr(docsrs, doc(cfg(feature = "metrics")))]
+pub use observe::{METRICS_PATH, Metrics};
 /// The Prometheus client the [`Metrics`] registry is made of, for the
 /// metrics an app registers itself.
+#[cfg(feature = "metrics")]
+#[cfg_attr(docsrs, doc(cfg(feature = "metrics")))]
 pub use prometheus_client;
 pub use request::{RequestBody, RequestContext};
 #[cfg(feature = "askama")]
+#[cfg_attr(docsrs, doc(cfg(feature = "askama")))]
 pub use response::Html;
 pub use response::{
     Created, Download, HandlerError, IntoResponse, Json, Redirect, Reply, SameSite, SetCookie,
@@ -139,6 +186,8 @@ pub use response::{
 };
 pub use route::{Controller, Route};
 pub use router::BuildError;
+#[cfg(feature = "server")]
+#[cfg_attr(docsrs, doc(cfg(feature = "server")))]
 pub use server::{
     DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_HEADERS,
     DEFAULT_SHUTDOWN_TIMEOUT, LAST_REQUEST_GRACE, ServeService, Server, shutdown_signal,
@@ -196,6 +245,8 @@ pub mod testing {
         draw_value, fuzz_json, fuzz_query,
     };
     pub use crate::multipart::MultipartBody;
+    #[cfg(feature = "server")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "server")))]
     pub use crate::server::check_malformed_requests;
 }
 
@@ -203,10 +254,12 @@ pub mod testing {
 pub mod prelude {
     #[cfg(feature = "askama")]
     pub use crate::Html;
+    #[cfg(feature = "server")]
+    pub use crate::Server;
     pub use crate::{
         ApiError, App, AuthScheme, Authorization, Bearer, BodyStream, Controller, Cookies, Created,
         Download, Dto, FileRequest, FromRequest, FromRequestParts, HttpMethod, IntoResponse, Json,
-        PlainBody, Random, Redirect, Reply, RouteMeta, Server, SetCookie, StreamedFile, TypedBody,
+        PlainBody, Random, Redirect, Reply, RouteMeta, SetCookie, StreamedFile, TypedBody,
         TypedForm, TypedHeaders, TypedQuery, Validate, controller, dto, typed_route,
     };
     #[cfg(feature = "multipart")]

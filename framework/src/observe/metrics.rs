@@ -175,7 +175,7 @@ impl Metrics {
             .collect();
         let unmatched = method_metrics("", "");
         let in_flight = Gauge::default();
-        let connections = Gauge::default();
+        let connections: Gauge = Gauge::default();
         self.registry.register(
             "http_requests",
             "HTTP requests answered, by operation, method and status class",
@@ -200,6 +200,7 @@ impl Metrics {
             endpoints,
             unmatched,
             in_flight,
+            #[cfg(feature = "server")]
             connections,
         };
         let endpoint = MetricsEndpoint {
@@ -255,6 +256,9 @@ pub(crate) struct HttpMetrics {
     endpoints: Vec<EndpointMetrics>,
     unmatched: MethodMetrics,
     in_flight: Gauge,
+    /// Counted by the server, so only with the `server` feature (the
+    /// metric is registered either way and stays 0 without).
+    #[cfg(feature = "server")]
     connections: Gauge,
 }
 
@@ -272,6 +276,7 @@ impl HttpMetrics {
     }
 
     /// The gauge of open connections, which the server counts.
+    #[cfg(feature = "server")]
     pub(crate) fn connections(&self) -> &Gauge {
         &self.connections
     }

@@ -12,7 +12,14 @@ pub use schema::{ENUM_VARNAMES_EXTENSION, MAX_SIZE_EXTENSION};
 
 /// utoipa's OpenAPI model, which the document is built with.
 pub use utoipa::openapi;
+#[cfg(feature = "docs-page")]
+mod docs_page;
 mod serve;
 
-pub(crate) use serve::{DOCS_ASSET_ROUTE, DOCS_ROUTE, Docs, OPENAPI_ROUTE};
-pub use serve::{DOCS_PATH, OPENAPI_PATH};
+#[cfg(feature = "docs-page")]
+#[cfg_attr(docsrs, doc(cfg(feature = "docs-page")))]
+pub use docs_page::DOCS_PATH;
+#[cfg(feature = "docs-page")]
+pub(crate) use docs_page::{DOCS_ASSET_ROUTE, DOCS_ROUTE, DocsPage};
+pub use serve::OPENAPI_PATH;
+pub(crate) use serve::{Docs, OPENAPI_ROUTE};

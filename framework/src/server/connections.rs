@@ -11,6 +11,7 @@ use std::{
     time::{Duration, Instant},
 };
 
+use crate::observe::ConnectionsGauge;
 use hyper_util::{
     rt::{TokioExecutor, TokioIo},
     server::{
@@ -19,7 +20,6 @@ use hyper_util::{
     },
     service::TowerToHyperService,
 };
-use prometheus_client::metrics::gauge::Gauge;
 use tokio::{
     net::{TcpListener, TcpStream},
     sync::{OwnedSemaphorePermit, Semaphore},
@@ -48,7 +48,7 @@ pub(crate) struct Connections {
     header_read_timeout: Duration,
     graceful: GracefulShutdown,
     permits: Arc<Semaphore>,
-    gauges: Arc<[Gauge]>,
+    gauges: Arc<[ConnectionsGauge]>,
     /// When the last connection was accepted.
     last_accepted: Option<Instant>,
     /// The apps' open WebSockets, which outlive hyper's connections.
@@ -63,7 +63,7 @@ impl Connections {
         serve: ServeConnection,
         header_read_timeout: Duration,
         max_connections: usize,
-        gauges: Arc<[Gauge]>,
+        gauges: Arc<[ConnectionsGauge]>,
     ) -> Self {
         Connections {
             serve,

@@ -13,7 +13,7 @@ use std::{
     task::{Context, Poll},
 };
 
-use prometheus_client::metrics::gauge::Gauge;
+use crate::observe::ConnectionsGauge;
 use tokio::{
     io::{AsyncRead, AsyncWrite, ReadBuf},
     net::TcpStream,
@@ -35,7 +35,7 @@ impl ServedConnection {
     pub(crate) fn new(
         stream: TcpStream,
         state: Arc<ConnectionState>,
-        gauges: Arc<[Gauge]>,
+        gauges: Arc<[ConnectionsGauge]>,
         permit: Option<OwnedSemaphorePermit>,
     ) -> Self {
         ServedConnection {
@@ -89,10 +89,10 @@ impl AsyncWrite for ServedConnection {
 /// Counts one connection in the apps' open-connections gauges while it
 /// lives.
 #[derive(Debug)]
-struct OpenConnection(Arc<[Gauge]>);
+struct OpenConnection(Arc<[ConnectionsGauge]>);
 
 impl OpenConnection {
-    fn new(gauges: Arc<[Gauge]>) -> Self {
+    fn new(gauges: Arc<[ConnectionsGauge]>) -> Self {
         for gauge in gauges.iter() {
             gauge.inc();
         }

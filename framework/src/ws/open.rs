@@ -22,7 +22,9 @@ impl OpenSockets {
         OpenSocket(self.clone())
     }
 
-    /// Completes once no socket is open.
+    /// Completes once no socket is open (the server's graceful shutdown
+    /// waits for it).
+    #[cfg(any(feature = "server", test))]
     pub(crate) async fn all_closed(&self) {
         let mut open = self.0.subscribe();
         // The sender is held by `self`: waiting cannot fail.

@@ -6,6 +6,7 @@ mod body_stream;
 mod dto;
 mod error_contract;
 mod extractors;
+mod features;
 mod files;
 mod handler_model;
 mod multipart;

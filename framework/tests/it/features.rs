@@ -1,0 +1,80 @@
+//! What each set of cargo features pulls in, from `cargo tree` (offline:
+//! the lockfile says it all): an app that takes only the server compiles
+//! no Swagger UI, clap, askama or prometheus-client, and a crate that takes
+//! no feature (sdk-gen, a types-only crate) compiles no hyper either.
+//! Whether each feature compiles alone is `.ci/run`'s clippy loop.
+
+use std::process::Command;
+
+/// The crates the framework's normal dependencies reach with `features`
+/// (default features off), one name per crate.
+fn crates_with(features: Option<&str>) -> Vec<String> {
+    let workspace = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let mut tree = Command::new(env!("CARGO"));
+    tree.current_dir(workspace).args([
+        "tree",
+        "--offline",
+        "--package",
+        "framework",
+        "--edges",
+        "normal",
+        "--prefix",
+        "none",
+        "--format",
+        "{p}",
+    ]);
+    match features {
+        Some("default") => {}
+        Some(features) => {
+            tree.args(["--no-default-features", "--features", features]);
+        }
+        None => {
+            tree.arg("--no-default-features");
+        }
+    }
+    let output = tree.output().expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "cargo tree failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Those of `unwanted` that are among `crates`.
+fn found<'a>(crates: &[String], unwanted: &[&'a str]) -> Vec<&'a str> {
+    unwanted
+        .iter()
+        .copied()
+        .filter(|name| crates.iter().any(|krate| krate == name))
+        .collect()
+}
+
+const EXTRAS: [&str; 4] = ["utoipa-swagger-ui", "clap", "askama", "prometheus-client"];
+
+#[test]
+fn the_server_alone_brings_no_docs_page_cli_templates_or_metrics() {
+    let crates = crates_with(Some("server"));
+    assert_eq!(found(&crates, &EXTRAS), Vec::<&str>::new());
+    assert_eq!(found(&crates, &["hyper", "hyper-util"]).len(), 2);
+}
+
+#[test]
+fn no_feature_brings_no_server_either() {
+    let crates = crates_with(None);
+    let mut unwanted = EXTRAS.to_vec();
+    unwanted.extend(["hyper", "hyper-util", "tokio-tungstenite", "multer"]);
+    assert_eq!(found(&crates, &unwanted), Vec::<&str>::new());
+}
+
+/// The check above is not empty by accident (a renamed crate, a changed
+/// output format): the defaults do bring every one of them.
+#[test]
+fn the_defaults_bring_all_of_them() {
+    let crates = crates_with(Some("default"));
+    assert_eq!(found(&crates, &EXTRAS), EXTRAS.to_vec());
+}
