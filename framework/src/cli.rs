@@ -67,8 +67,24 @@ impl Command {
 
 /// Prints the app's OpenAPI document to stdout.
 pub fn print_openapi(app: &App) -> ExitCode {
-    println!("{}", app.openapi_json());
-    ExitCode::SUCCESS
+    print_document(&app.openapi_json())
+}
+
+/// Writes `text` and a newline to stdout: success, also when the reader
+/// stopped early (`bbs openapi | head`: a closed pipe is no failure of
+/// ours), else a message and failure.
+fn print_document(text: &str) -> ExitCode {
+    use std::io::Write;
+
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("cannot write to stdout: {err}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// Does what a describing `command` asks: prints the OpenAPI document or the
@@ -76,10 +92,7 @@ pub fn print_openapi(app: &App) -> ExitCode {
 pub fn describe(app: &App, command: Command) -> ExitCode {
     match command {
         Command::PrintOpenApi => print_openapi(app),
-        Command::PrintManifest => {
-            println!("{}", app.manifest().to_json());
-            ExitCode::SUCCESS
-        }
+        Command::PrintManifest => print_document(&app.manifest().to_json()),
         Command::Serve => ExitCode::SUCCESS,
     }
 }

@@ -55,6 +55,29 @@ fn bbs_openapi_prints_the_golden_file_without_a_database() {
     );
 }
 
+/// `bbs openapi | head`: a reader that stops early is no failure, and no
+/// panic.
+#[test]
+fn bbs_openapi_into_a_closed_pipe_exits_quietly() {
+    use std::io::Read;
+
+    for command in ["openapi", "manifest"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_bbs"))
+            .arg(command)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = [0u8; 1];
+        child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+        // The pipe's reading end is closed here, with most still unwritten.
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{command}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{command}: {stderr}");
+    }
+}
+
 #[test]
 fn the_document_is_valid_openapi_3_1() {
     let output = Command::new("python3")
