@@ -80,20 +80,30 @@ pub(crate) fn is_plain_json(route: &RouteManifest) -> bool {
     }
 }
 
+/// How the SDKs read `response`'s body; `None` for a kind they do not
+/// know (a JSON answer or events without a schema, a form, or a kind newer
+/// than this generator).
+pub(crate) fn content(response: &ResponseManifest) -> Option<Content<'_>> {
+    let Some(content) = &response.content else {
+        return Some(Content::Empty);
+    };
+    match (content.kind, &content.schema) {
+        (ContentKind::Json, Some(schema)) => Some(Content::Json(schema)),
+        (ContentKind::EventStream, Some(schema)) => Some(Content::Events(schema)),
+        (ContentKind::Text | ContentKind::Html, _) => Some(Content::Text),
+        (ContentKind::Bytes, _) => Some(Content::Bytes),
+        _ => None,
+    }
+}
+
 fn answer(response: &ResponseManifest) -> Answer<'_> {
     let located = response
         .headers
         .iter()
         .any(|header| header.required && header.name.eq_ignore_ascii_case("location"));
-    let content = match &response.content {
-        None => Content::Empty,
-        Some(content) => match (content.kind, &content.schema) {
-            (ContentKind::Json, Some(schema)) => Content::Json(schema),
-            (ContentKind::EventStream, Some(schema)) => Content::Events(schema),
-            (ContentKind::Text | ContentKind::Html, _) => Content::Text,
-            _ => Content::Bytes,
-        },
-    };
+    // `Model::new` refused a route with a content that `content` cannot
+    // read; none is left here.
+    let content = content(response).unwrap_or(Content::Bytes);
     let shape = match (located, content) {
         (true, Content::Empty) if (300..400).contains(&response.status) => Shape::Redirect,
         (true, content) => Shape::Created(content),
@@ -142,5 +152,21 @@ mod tests {
         let read = answer(&optional);
         assert_eq!(read.shape, Shape::Plain(Content::Empty));
         assert_eq!(read.variant, Some("Maybe"));
+    }
+
+    #[test]
+    fn a_content_the_sdks_cannot_read_is_none_not_bytes() {
+        let form = ResponseManifest::new(200).with_content(ContentManifest::new(
+            ContentKind::Form,
+            "application/x-www-form-urlencoded",
+            None,
+        ));
+        assert_eq!(content(&form), None);
+        let schemaless = ResponseManifest::new(200).with_content(ContentManifest::new(
+            ContentKind::Json,
+            "application/json",
+            None,
+        ));
+        assert_eq!(content(&schemaless), None);
     }
 }

@@ -107,6 +107,9 @@ pub enum GenerateError {
     /// Two things would get one name in an SDK.
     #[error("{0}")]
     Conflict(String),
+    /// A route answers a content the SDKs cannot read.
+    #[error("{0}")]
+    UnsupportedAnswer(String),
     /// A template failed to render.
     #[error("rendering a template: {0}")]
     Template(#[from] askama::Error),

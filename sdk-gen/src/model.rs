@@ -69,6 +69,19 @@ impl<'m> Model<'m> {
             model.mark(schema, Dir::Output);
         }
         for route in manifest.routes.iter().filter(|route| route.sdk) {
+            if let Some(response) = route
+                .responses
+                .iter()
+                .find(|response| crate::answer::content(response).is_none())
+            {
+                return Err(GenerateError::UnsupportedAnswer(format!(
+                    "{} {} answers {} with {:?}, which this sdk-gen cannot read: update sdk-gen, or leave the route out of the SDKs (`sdk = false`)",
+                    route.method,
+                    route.path,
+                    response.status,
+                    response.content.as_ref().map(|content| content.kind)
+                )));
+            }
             for schema in route_inputs(route) {
                 model.mark(schema, Dir::Input);
             }
