@@ -1,10 +1,8 @@
 //! The JSON request body.
 
-use std::ops::{Deref, DerefMut};
-
 use http::header;
 
-use super::FromRequest;
+use super::{FromRequest, wraps_value};
 use crate::{
     describe::{ContentKind, InputMeta},
     dto::{Dto, decode_json},
@@ -45,25 +43,7 @@ use crate::{
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TypedBody<T>(pub T);
 
-impl<T> TypedBody<T> {
-    /// The parsed body.
-    pub fn into_inner(self) -> T {
-        self.0
-    }
-}
-
-impl<T> Deref for TypedBody<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.0
-    }
-}
-
-impl<T> DerefMut for TypedBody<T> {
-    fn deref_mut(&mut self) -> &mut T {
-        &mut self.0
-    }
-}
+wraps_value!(TypedBody, "The parsed body.");
 
 impl<T: Dto> FromRequest for TypedBody<T> {
     const INPUT: InputMeta = InputMeta::body(

@@ -1,10 +1,8 @@
 //! Typed request cookies.
 
-use std::ops::{Deref, DerefMut};
-
 use http::header;
 
-use super::{FromRequestParts, header::decode_named};
+use super::{FromRequestParts, header::decode_named, wraps_value};
 use crate::{
     describe::{InputKind, InputMeta},
     dto::Dto,
@@ -46,25 +44,7 @@ use crate::{
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Cookies<T>(pub T);
 
-impl<T> Cookies<T> {
-    /// The parsed cookies.
-    pub fn into_inner(self) -> T {
-        self.0
-    }
-}
-
-impl<T> Deref for Cookies<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.0
-    }
-}
-
-impl<T> DerefMut for Cookies<T> {
-    fn deref_mut(&mut self) -> &mut T {
-        &mut self.0
-    }
-}
+wraps_value!(Cookies, "The parsed cookies.");
 
 impl<T: Dto> FromRequestParts for Cookies<T> {
     const INPUT: InputMeta =

@@ -1,8 +1,6 @@
 //! HTML form bodies: `application/x-www-form-urlencoded`.
 
-use std::ops::{Deref, DerefMut};
-
-use super::{FromRequest, body::check_content_type, query::parse_urlencoded};
+use super::{FromRequest, body::check_content_type, query::parse_urlencoded, wraps_value};
 use crate::{
     describe::{ContentKind, InputMeta},
     dto::Dto,
@@ -51,25 +49,7 @@ pub(crate) const FORM: &str = "application/x-www-form-urlencoded";
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TypedForm<T>(pub T);
 
-impl<T> TypedForm<T> {
-    /// The parsed form.
-    pub fn into_inner(self) -> T {
-        self.0
-    }
-}
-
-impl<T> Deref for TypedForm<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.0
-    }
-}
-
-impl<T> DerefMut for TypedForm<T> {
-    fn deref_mut(&mut self) -> &mut T {
-        &mut self.0
-    }
-}
+wraps_value!(TypedForm, "The parsed form.");
 
 impl<T: Dto> FromRequest for TypedForm<T> {
     const INPUT: InputMeta = InputMeta::body(

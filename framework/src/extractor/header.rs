@@ -1,13 +1,12 @@
 //! Typed request headers.
 
-use std::ops::{Deref, DerefMut};
-
 use serde::de::{IntoDeserializer, value::MapDeserializer};
 use serde_json::{Map, Value};
 
 use super::{
     FromRequestParts,
     text::{self, TextValues},
+    wraps_value,
 };
 use crate::error::refusal::{self, Refusal};
 use crate::{
@@ -52,25 +51,7 @@ use crate::{
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TypedHeaders<T>(pub T);
 
-impl<T> TypedHeaders<T> {
-    /// The parsed headers.
-    pub fn into_inner(self) -> T {
-        self.0
-    }
-}
-
-impl<T> Deref for TypedHeaders<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.0
-    }
-}
-
-impl<T> DerefMut for TypedHeaders<T> {
-    fn deref_mut(&mut self) -> &mut T {
-        &mut self.0
-    }
-}
+wraps_value!(TypedHeaders, "The parsed headers.");
 
 impl<T: Dto> FromRequestParts for TypedHeaders<T> {
     const INPUT: InputMeta =

@@ -23,6 +23,7 @@ mod query;
 mod shutdown;
 mod stream;
 mod text;
+mod wraps;
 
 use std::future::Future;
 
@@ -46,6 +47,7 @@ pub use stream::BodyStream;
 
 #[doc(hidden)]
 pub use param::{path_param, path_param_refused};
+pub(crate) use wraps::wraps_value;
 
 use crate::{describe::InputMeta, error::ApiError, request::RequestContext};
 

@@ -1,8 +1,6 @@
 //! The query string.
 
-use std::ops::{Deref, DerefMut};
-
-use super::FromRequestParts;
+use super::{FromRequestParts, wraps_value};
 use crate::error::refusal::{self, Refusal};
 use crate::{
     describe::{InputKind, InputMeta},
@@ -54,25 +52,7 @@ const MAX_QUERY_DEPTH: usize = 8;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TypedQuery<T>(pub T);
 
-impl<T> TypedQuery<T> {
-    /// The parsed query.
-    pub fn into_inner(self) -> T {
-        self.0
-    }
-}
-
-impl<T> Deref for TypedQuery<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.0
-    }
-}
-
-impl<T> DerefMut for TypedQuery<T> {
-    fn deref_mut(&mut self) -> &mut T {
-        &mut self.0
-    }
-}
+wraps_value!(TypedQuery, "The parsed query.");
 
 impl<T: Dto> FromRequestParts for TypedQuery<T> {
     const INPUT: InputMeta =

@@ -1,7 +1,5 @@
 //! `multipart/form-data` bodies: text fields and files, read as a `#[dto]`.
 
-use std::ops::{Deref, DerefMut};
-
 use super::{
     FormLimits,
     file::File,
@@ -13,6 +11,7 @@ use crate::{
     describe::{ContentKind, InputMeta},
     dto::{Dto, invalid},
     error::{ApiError, ValidationIssue, refusal},
+    extractor::wraps_value,
     extractor::{FromRequest, check_content_type, parse_urlencoded},
     request::RequestContext,
     schema::{Schema, schema_of},
@@ -25,25 +24,7 @@ pub(crate) const MULTIPART: &str = "multipart/form-data";
 #[derive(Debug, Default)]
 pub struct TypedFormData<T>(pub T);
 
-impl<T> TypedFormData<T> {
-    /// The parsed form.
-    pub fn into_inner(self) -> T {
-        self.0
-    }
-}
-
-impl<T> Deref for TypedFormData<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.0
-    }
-}
-
-impl<T> DerefMut for TypedFormData<T> {
-    fn deref_mut(&mut self) -> &mut T {
-        &mut self.0
-    }
-}
+wraps_value!(TypedFormData, "The parsed form.");
 
 impl<T: Dto> FromRequest for TypedFormData<T> {
     const INPUT: InputMeta = InputMeta::body(
