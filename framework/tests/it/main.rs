@@ -11,6 +11,7 @@ mod handler_model;
 mod multipart;
 mod observe;
 mod openapi;
+mod operation_ids;
 mod parity;
 mod refusals;
 mod server;
