@@ -21,7 +21,7 @@ use crate::{
     describe::{RouteMeta, StateMeta},
     dispatch::{AnswerHook, Records, ResponseFuture},
     error::{ApiError, ErrorAnswers, ErrorContract, refusal},
-    manifest::ApiManifest,
+    manifest::{ApiManifest, NamePrefix},
     observe::{Health, HealthEndpoints, HttpMetrics, LIVENESS_ROUTE, READINESS_ROUTE},
     openapi::{Docs, OPENAPI_ROUTE, OpenApiDocument},
     request::{RequestContext, Shared},
@@ -82,6 +82,8 @@ pub struct AppBuilder {
     #[cfg(feature = "metrics")]
     metrics: Option<Metrics>,
     errors: ErrorAnswers,
+    /// The leading path segments routes' names leave out.
+    name_prefix: NamePrefix,
 }
 
 impl AppBuilder {
@@ -183,6 +185,45 @@ impl AppBuilder {
         self
     }
 
+    /// Names the routes under `prefix` after the rest of their path: with
+    /// `.strip_name_prefix("/api")`, `POST /api/users/login` handled by
+    /// `login` has the operation id `users.login` and is
+    /// `api.functional.users.login` in the TypeScript SDK
+    /// (`client.users().login()` in Rust), not `api.users.login`. The
+    /// paths routes are served at do not change, and routes outside the
+    /// prefix keep their names; a route's own `operation_id = ".."` is
+    /// kept as written. A second call replaces the first. How routes are
+    /// named: [`typed_route`](crate::typed_route#names-operation-ids-and-sdk-functions).
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    ///
+    /// struct Users;
+    ///
+    /// #[controller("api/users")]
+    /// impl Users {
+    ///     #[typed_route::post("login")]
+    ///     async fn login(&self) -> &'static str { "welcome" }
+    /// }
+    ///
+    /// let app = App::builder().controller(Users).strip_name_prefix("/api").build().unwrap();
+    /// let login = &app.manifest().routes[0];
+    /// assert_eq!(login.path, "/api/users/login");
+    /// assert_eq!(login.operation_id, "users.login");
+    /// assert_eq!(login.accessor, ["users", "login"]);
+    /// ```
+    ///
+    /// # Panics
+    /// If `prefix` holds a path parameter (`/api/:version`): a name prefix
+    /// is literal path segments.
+    pub fn strip_name_prefix(mut self, prefix: &str) -> Self {
+        self.name_prefix = match NamePrefix::parse(prefix) {
+            Ok(prefix) => prefix,
+            Err(message) => panic!("{message}"),
+        };
+        self
+    }
+
     /// Serves neither `/openapi.json` nor the docs page at `/docs` (which
     /// is served only with the `docs-page` feature, on by default).
     pub fn without_docs(mut self) -> Self {
@@ -192,8 +233,12 @@ impl AppBuilder {
 
     /// Builds the route table and the manifest (and, unless
     /// [`without_docs`](Self::without_docs), the OpenAPI document), refusing
-    /// conflicting routes, ambiguous type names and routes whose inputs
-    /// read app state the app was not given ([`BuildError::MissingState`]).
+    /// conflicting routes, ambiguous type names, two routes with one
+    /// operation id or SDK name
+    /// ([`ManifestError::DuplicateOperationId`](crate::manifest::ManifestError::DuplicateOperationId)
+    /// and its neighbours, as [`BuildError::Manifest`]) and routes whose
+    /// inputs read app state the app was not given
+    /// ([`BuildError::MissingState`]).
     ///
     /// ```
     /// use framework::prelude::*;
@@ -242,7 +287,7 @@ impl AppBuilder {
             .take()
             .unwrap_or_else(|| OpenApiDocument::new("API", "0.1.0"))
             .routes(self.endpoints.iter().map(|endpoint| endpoint.meta));
-        let manifest = document.manifest_answering(self.errors.as_deref())?;
+        let manifest = document.manifest_answering(self.errors.as_deref(), &self.name_prefix)?;
         let docs = if self.serve_docs {
             // The model holds only strings, numbers, maps and arrays.
             let json = document
@@ -483,6 +528,7 @@ impl App {
             #[cfg(feature = "metrics")]
             metrics: None,
             errors: None,
+            name_prefix: NamePrefix::default(),
         }
     }
 

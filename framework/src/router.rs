@@ -168,6 +168,7 @@ mod tests {
         RouteMeta {
             controller: "Test",
             handler,
+            operation_id: None,
             method,
             path,
             router_path,

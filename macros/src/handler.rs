@@ -241,6 +241,10 @@ fn route_meta(
     let input_metas = input_metas(args);
     let param_metas = param_metas(args, path);
     let sdk = route.sdk;
+    let operation_id = match &route.operation_id {
+        Some(id) => quote!(::core::option::Option::Some(#id)),
+        None => quote!(::core::option::Option::None),
+    };
     let answer_span = answer.span();
     let responses =
         quote_spanned! {answer_span=> <#answer as ::framework::IntoResponse>::describe };
@@ -252,6 +256,7 @@ fn route_meta(
         ::framework::RouteMeta {
             controller: #controller,
             handler: #handler_name,
+            operation_id: #operation_id,
             method: ::framework::HttpMethod::#method_variant,
             path: #nestia,
             router_path: #router,

@@ -50,6 +50,8 @@ pub(crate) struct RouteAttr {
     pub(crate) errors: Vec<(u16, String)>,
     /// Whether the SDKs include the route (`sdk = false` leaves it out).
     pub(crate) sdk: bool,
+    /// The route's own name (`operation_id = "signIn"`), checked.
+    pub(crate) operation_id: Option<String>,
     /// The attribute itself, for errors that point at it.
     pub(crate) attr: Attribute,
 }
@@ -76,6 +78,87 @@ struct Args {
     status: Option<LitInt>,
     errors: Vec<(u16, String)>,
     sdk: bool,
+    operation_id: Option<String>,
+}
+
+/// `operation_id = "signIn"`: a name made of ASCII letters, digits and
+/// `_`, not beginning with a digit, since it names a function in both SDKs
+/// as well as the OpenAPI operation. Refused otherwise, saying what to
+/// write.
+fn parse_operation_id(input: ParseStream<'_>) -> syn::Result<String> {
+    let expected = "write the operation id as a string: `operation_id = \"signIn\"`";
+    if !input.peek(Token![=]) {
+        return Err(input.error(expected));
+    }
+    input.parse::<Token![=]>()?;
+    let value: syn::Expr = input.parse()?;
+    let syn::Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Str(lit),
+        ..
+    }) = &value
+    else {
+        let written = quote!(#value).to_string();
+        let hint = if written.is_empty() {
+            expected.to_owned()
+        } else {
+            format!("{expected}; to use `{written}`, write `operation_id = \"{written}\"`")
+        };
+        return Err(syn::Error::new_spanned(value, hint));
+    };
+    let id = lit.value();
+    match check_operation_id(&id) {
+        Ok(()) => Ok(id),
+        Err(message) => Err(syn::Error::new(lit.span(), message)),
+    }
+}
+
+/// Why `id` cannot be an operation id, and what to write instead.
+fn check_operation_id(id: &str) -> Result<(), String> {
+    let rule = "an operation id names a function in the SDKs: ASCII letters, digits and `_`, not beginning with a digit";
+    if id.is_empty() {
+        return Err(format!(
+            "{rule}; write a name, e.g. `operation_id = \"signIn\"`, or leave `operation_id` out to name the route after its path and handler"
+        ));
+    }
+    let valid = id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !id.starts_with(|c: char| c.is_ascii_digit());
+    if valid {
+        return Ok(());
+    }
+    if let Some((_, last)) = id.rsplit_once('.') {
+        let instead = suggestion(last);
+        return Err(format!(
+            "{rule}; the SDK namespaces come from the route's path, so name the function only: `operation_id = \"{instead}\"`"
+        ));
+    }
+    let instead = suggestion(id);
+    Err(format!("{rule}; write `operation_id = \"{instead}\"`"))
+}
+
+/// `sign-in` -> `signIn`, `2fa` -> `_2fa`: the words of `id` in
+/// lowerCamelCase, `_` first if it would begin with a digit.
+fn suggestion(id: &str) -> String {
+    let mut out = String::new();
+    for (index, word) in id
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|word| !word.is_empty())
+        .enumerate()
+    {
+        let mut chars = word.chars();
+        if let (true, Some(first)) = (index > 0, chars.next()) {
+            out.push(first.to_ascii_uppercase());
+            out.extend(chars);
+        } else {
+            out.push_str(word);
+        }
+    }
+    if out.is_empty() {
+        return "signIn".to_owned();
+    }
+    if out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, '_');
+    }
+    out
 }
 
 /// `errors(403 = "wrong password", 404)`.
@@ -117,6 +200,7 @@ impl Parse for Args {
         let mut status = None;
         let mut errors = Vec::new();
         let mut sdk = true;
+        let mut operation_id = None;
         while input.peek(Token![,]) {
             input.parse::<Token![,]>()?;
             if input.is_empty() {
@@ -131,11 +215,13 @@ impl Parse for Args {
             } else if key == "sdk" {
                 input.parse::<Token![=]>()?;
                 sdk = input.parse::<syn::LitBool>()?.value;
+            } else if key == "operation_id" {
+                operation_id = Some(parse_operation_id(input)?);
             } else {
                 return Err(syn::Error::new(
                     key.span(),
                     format!(
-                        "unknown route option `{key}`; options are `status = <code>`, `errors(404 = \"when\", ...)` and `sdk = false`"
+                        "unknown route option `{key}`; options are `status = <code>`, `errors(404 = \"when\", ...)`, `sdk = false` and `operation_id = \"name\"`"
                     ),
                 ));
             }
@@ -145,6 +231,7 @@ impl Parse for Args {
             status,
             errors,
             sdk,
+            operation_id,
         })
     }
 }
@@ -180,6 +267,7 @@ impl RouteAttr {
             status,
             errors: args.errors,
             sdk: args.sdk,
+            operation_id: args.operation_id,
             attr: attr.clone(),
         })
     }
@@ -193,4 +281,32 @@ pub(crate) fn outside_controller(name: &str, item: TokenStream) -> TokenStream {
     );
     let error = syn::Error::new(Span::call_site(), message).to_compile_error();
     quote! { #error #item }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{check_operation_id, suggestion};
+
+    #[test]
+    fn operation_ids_are_names() {
+        for id in ["signIn", "sign_in", "_private", "v2", "x"] {
+            assert_eq!(check_operation_id(id), Ok(()), "{id}");
+        }
+        for id in ["", "sign-in", "users.signIn", "2fa", "sign in", "é"] {
+            assert!(check_operation_id(id).is_err(), "{id}");
+        }
+    }
+
+    #[test]
+    fn misuse_is_answered_with_a_name() {
+        assert_eq!(suggestion("sign-in"), "signIn");
+        assert_eq!(suggestion("get user by id"), "getUserById");
+        assert_eq!(suggestion("2fa"), "_2fa");
+        assert_eq!(suggestion("--"), "signIn");
+        assert!(
+            check_operation_id("users.sign-in")
+                .unwrap_err()
+                .contains("\"signIn\"")
+        );
+    }
 }

@@ -203,8 +203,11 @@ impl<'m> Model<'m> {
         Ok(())
     }
 
-    /// Routes grouped by their accessor's namespaces; routes marked
-    /// `sdk = false` are left out.
+    /// Routes grouped by their accessor's namespaces (the framework's
+    /// naming, as the manifest states it: `RouteManifest::accessor`);
+    /// routes marked `sdk = false` are left out. The framework already
+    /// refuses routes that clash here; these checks guard a manifest
+    /// written some other way.
     pub(crate) fn namespaces(&self) -> Result<Namespace, GenerateError> {
         let mut root = Namespace::default();
         let routes = self.manifest.routes.iter().enumerate();
@@ -221,7 +224,7 @@ impl<'m> Model<'m> {
             }
             if node.routes.iter().any(|(name, _)| name == function) {
                 return Err(GenerateError::Conflict(format!(
-                    "two routes would be called `{}`; rename a handler",
+                    "two routes would be called `{}`; name one with `operation_id = \"...\"` in its route attribute",
                     route.operation_id
                 )));
             }
@@ -295,7 +298,7 @@ impl Namespace {
         for (name, _) in &self.routes {
             if self.children.contains_key(name) {
                 return Err(GenerateError::Conflict(format!(
-                    "`{name}` is both a handler and a path segment in one namespace; rename the handler"
+                    "`{name}` is both a function and a namespace; name the route with `operation_id = \"...\"` in its route attribute"
                 )));
             }
         }

@@ -107,6 +107,15 @@ fn the_openapi_document_states_the_contract() {
         serde_json::json!([{ "api_token": [] }])
     );
     assert_eq!(security("/articles", "post"), serde_json::json!([]));
+    // The id the route declares, and ids without stutter.
+    assert_eq!(
+        document["paths"]["/articles/feed"]["get"]["operationId"],
+        "readFeed"
+    );
+    assert_eq!(
+        document["paths"]["/articles/{id}/favorite"]["post"]["operationId"],
+        "articles.favorite"
+    );
     let unauthorized = &document["paths"]["/articles/feed"]["get"]["responses"]["401"];
     assert_eq!(
         unauthorized["content"]["application/json"]["schema"]["$ref"],
@@ -227,21 +236,12 @@ async fn the_rust_sdk_sends_the_token_when_it_has_one() {
     let kim = Client::builder(&base).api_token("jwt-kim").build();
     let wrong = Client::builder(&base).api_token("guess").build();
 
+    assert_eq!(anonymous.articles().read_feed().await.unwrap().reader, None);
     assert_eq!(
-        anonymous.articles().feed().feed().await.unwrap().reader,
-        None
-    );
-    assert_eq!(
-        kim.articles()
-            .feed()
-            .feed()
-            .await
-            .unwrap()
-            .reader
-            .as_deref(),
+        kim.articles().read_feed().await.unwrap().reader.as_deref(),
         Some("kim")
     );
-    let refused = wrong.articles().feed().feed().await.unwrap_err();
+    let refused = wrong.articles().read_feed().await.unwrap_err();
     assert_eq!(refused.status(), Some(401));
     assert_eq!(
         refused.body().unwrap().errors["unauthorized"],
@@ -249,19 +249,19 @@ async fn the_rust_sdk_sends_the_token_when_it_has_one() {
     );
 
     assert!(matches!(
-        anonymous.articles().favorite().favorite(7).await,
+        anonymous.articles().favorite(7).await,
         Err(Error::MissingCredential {
             scheme: "api_token"
         })
     ));
     assert_eq!(
-        kim.articles().favorite().favorite(7).await.unwrap(),
+        kim.articles().favorite(7).await.unwrap(),
         Article {
             id: 7,
             title: "favorited by kim".to_owned()
         }
     );
-    let refused = wrong.articles().favorite().favorite(7).await.unwrap_err();
+    let refused = wrong.articles().favorite(7).await.unwrap_err();
     assert_eq!(refused.status(), Some(401));
     task.abort();
 }

@@ -65,7 +65,7 @@ async fn the_typescript_sdk_round_trips_every_shape() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(
-        report.contains("# pass 36") && report.contains("# fail 0"),
+        report.contains("# pass 37") && report.contains("# fail 0"),
         "{report}"
     );
 }
@@ -197,7 +197,7 @@ async fn the_rust_sdk_round_trips_every_shape() {
         },
     ];
     for input in std::iter::once(base.clone()).chain(variants) {
-        let output = client.kitchen().echo().echo(&input).await.unwrap();
+        let output = client.kitchen().echo(&input).await.unwrap();
         let expected = Everything {
             defaulted: Some(input.defaulted.unwrap_or(0)),
             ..input.clone()
@@ -214,21 +214,13 @@ async fn the_rust_sdk_round_trips_every_shape() {
         tags: Some(vec!["x y".to_owned(), "ü".to_owned(), "+plus".to_owned()]),
         counts: Some([("a b".to_owned(), 1), ("ü&=".to_owned(), 2)].into()),
     };
-    assert_eq!(
-        client.kitchen().query().query(&filter).await.unwrap(),
-        filter
-    );
+    assert_eq!(client.kitchen().query(&filter).await.unwrap(), filter);
     // A key the server would read as nesting is refused before sending.
     let bracketed = Filter {
         counts: Some([("a[b]".to_owned(), 1)].into()),
         ..filter.clone()
     };
-    let err = client
-        .kitchen()
-        .query()
-        .query(&bracketed)
-        .await
-        .unwrap_err();
+    let err = client.kitchen().query(&bracketed).await.unwrap_err();
     assert!(
         matches!(&err, kitchen_sdk::Error::Encode(message) if message.contains("a[b]")),
         "{err:?}"
@@ -237,17 +229,13 @@ async fn the_rust_sdk_round_trips_every_shape() {
         x_tenant_id: 7,
         x_label: Some(vec!["a".to_owned(), "b c".to_owned()]),
     };
-    assert_eq!(
-        client.kitchen().headers().headers(&tenant).await.unwrap(),
-        tenant
-    );
+    assert_eq!(client.kitchen().headers(&tenant).await.unwrap(), tenant);
     assert_eq!(
         client.kitchen().numbers().number(1 << 60).await.unwrap(),
         1 << 60
     );
     let err = client
         .kitchen()
-        .query()
         .query(&Filter {
             page: Some(0),
             search: None,
@@ -315,6 +303,15 @@ async fn the_rust_sdk_sends_and_reads_every_kind() {
     let shouted: String = kitchen.text().shout("héllo ✓").await.unwrap();
     assert_eq!(shouted, "HÉLLO ✓");
 
+    // `operation_id = "signIn"` names the function; the app's `/api` is
+    // left out of the namespaces.
+    let welcome: String = client.accounts().sign_in("ada").await.unwrap();
+    assert_eq!(welcome, "welcome ada");
+    assert_eq!(
+        client.accounts().profile("ada").await.unwrap(),
+        "profile of ada"
+    );
+
     let reversed: Bytes = kitchen.bytes().reverse(vec![0u8, 1, 255]).await.unwrap();
     assert_eq!(reversed.as_ref(), [255, 1, 0]);
     assert!(
@@ -330,9 +327,8 @@ async fn the_rust_sdk_sends_and_reads_every_kind() {
         sid: "a b;c=d,ü".to_owned(),
         theme: Some("dark".to_owned()),
     };
-    assert_eq!(kitchen.cookies().cookies(&session).await.unwrap(), session);
+    assert_eq!(kitchen.cookies(&session).await.unwrap(), session);
     let refused = kitchen
-        .cookies()
         .cookies(&Session {
             sid: String::new(),
             theme: None,
@@ -386,7 +382,7 @@ async fn the_rust_sdk_sends_and_reads_every_kind() {
         Some("attachment; filename=\"path.txt\"")
     );
 
-    let redirect = kitchen.go().go("x/y").await.unwrap();
+    let redirect = kitchen.go("x/y").await.unwrap();
     assert_eq!(
         redirect,
         Redirect {
@@ -628,7 +624,6 @@ async fn the_rust_sdk_reads_server_sent_events() {
     let client = Client::new(base.clone());
     let events: Vec<_> = client
         .kitchen()
-        .ticks()
         .ticks(&TickCount { count: 3 })
         .await
         .unwrap()
@@ -654,7 +649,6 @@ async fn the_rust_sdk_reads_server_sent_events() {
     let resumed = Client::builder(base).http_client(http).build();
     let rest: Vec<_> = resumed
         .kitchen()
-        .ticks()
         .ticks(&TickCount { count: 4 })
         .await
         .unwrap()
@@ -662,11 +656,7 @@ async fn the_rust_sdk_reads_server_sent_events() {
         .collect()
         .await;
     assert_eq!(rest, [3, 4]);
-    let refused = client
-        .kitchen()
-        .ticks()
-        .ticks(&TickCount { count: 101 })
-        .await;
+    let refused = client.kitchen().ticks(&TickCount { count: 101 }).await;
     assert!(
         matches!(&refused, Err(Error::Api { status: 400, .. })),
         "{:?}",
@@ -697,7 +687,6 @@ async fn the_rust_sdk_chats_over_a_websocket() {
     };
     let mut socket = client
         .kitchen()
-        .chat()
         .chat("lobby ✓", &tenant, &join)
         .await
         .unwrap();
@@ -726,7 +715,6 @@ async fn the_rust_sdk_chats_over_a_websocket() {
     };
     let mut socket = client
         .kitchen()
-        .chat()
         .chat("lobby", &tenant, &join)
         .await
         .unwrap();
@@ -739,7 +727,6 @@ async fn the_rust_sdk_chats_over_a_websocket() {
 
     let mut socket = client
         .kitchen()
-        .chat()
         .chat("lobby", &tenant, &join)
         .await
         .unwrap();
@@ -749,7 +736,6 @@ async fn the_rust_sdk_chats_over_a_websocket() {
 
     let mut socket = client
         .kitchen()
-        .chat()
         .chat("lobby", &tenant, &join)
         .await
         .unwrap();
@@ -760,7 +746,6 @@ async fn the_rust_sdk_chats_over_a_websocket() {
 
     let refused = client
         .kitchen()
-        .chat()
         .chat(
             "lobby",
             &tenant,
@@ -789,7 +774,7 @@ async fn the_rust_sdk_chats_over_a_websocket() {
 async fn the_rust_sdk_uploads_and_streams_files() {
     use kitchen_sdk::{
         Client, Error, FileConditions, Received, ReceivedFile, StreamSum, Upload, UploadFile,
-        answers::KitchenStreamedStreamed,
+        answers::KitchenStreamed,
     };
 
     let (addr, task) = served();
@@ -892,9 +877,8 @@ async fn the_rust_sdk_uploads_and_streams_files() {
         "{refused}"
     );
 
-    let streamed = kitchen.streamed();
-    let KitchenStreamedStreamed::Status200(whole) =
-        streamed.streamed(&FileConditions::default()).await.unwrap()
+    let KitchenStreamed::Status200(whole) =
+        kitchen.streamed(&FileConditions::default()).await.unwrap()
     else {
         panic!("expected 200");
     };
@@ -905,8 +889,7 @@ async fn the_rust_sdk_uploads_and_streams_files() {
         range: Some(range.to_owned()),
         ..FileConditions::default()
     };
-    let KitchenStreamedStreamed::Status206(part) =
-        streamed.streamed(&range("bytes=16-35")).await.unwrap()
+    let KitchenStreamed::Status206(part) = kitchen.streamed(&range("bytes=16-35")).await.unwrap()
     else {
         panic!("expected 206");
     };
@@ -917,10 +900,10 @@ async fn the_rust_sdk_uploads_and_streams_files() {
         ..FileConditions::default()
     };
     assert_eq!(
-        streamed.streamed(&current).await.unwrap(),
-        KitchenStreamedStreamed::Status304
+        kitchen.streamed(&current).await.unwrap(),
+        KitchenStreamed::Status304
     );
-    let beyond = streamed.streamed(&range("bytes=5000-")).await.unwrap_err();
+    let beyond = kitchen.streamed(&range("bytes=5000-")).await.unwrap_err();
     assert_eq!(beyond.status(), Some(416));
     assert_eq!(beyond.problem().unwrap().code, "range_not_satisfiable");
     task.abort();

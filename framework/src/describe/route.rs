@@ -142,8 +142,15 @@ impl ErrorMeta {
 pub struct RouteMeta {
     /// The controller's type name, e.g. `BbsArticlesController`.
     pub controller: &'static str,
-    /// The handler's name; the SDKs name their functions after it.
+    /// The handler's name; the SDKs name their functions after it unless
+    /// the route sets [`RouteMeta::operation_id`].
     pub handler: &'static str,
+    /// The name the route attribute gives the route
+    /// (`operation_id = "signIn"`): its OpenAPI `operationId`, as written,
+    /// and its SDK function's name in place of the handler's (see
+    /// [`RouteManifest::accessor`](crate::manifest::RouteManifest::accessor)).
+    /// `None` names the route after its path and handler.
+    pub operation_id: Option<&'static str>,
     /// The HTTP method.
     pub method: HttpMethod,
     /// The path as written, nestia style: `/bbs/articles/:section/:id`.
@@ -191,6 +198,7 @@ impl RouteMeta {
         RouteMeta {
             controller: "framework",
             handler,
+            operation_id: None,
             method: HttpMethod::Get,
             path,
             router_path,

@@ -27,8 +27,9 @@ use crate::{
     describe::{
         ContentKind, HttpMethod, RouteMeta,
         manifest::{
-            ApiManifest, ContentManifest, ManifestError, PROBLEM_TYPE, ResponseManifest,
-            RouteManifest, SecurityKindManifest, SecuritySchemeManifest, WebSocketManifest,
+            ApiManifest, ContentManifest, ManifestError, NamePrefix, PROBLEM_TYPE,
+            ResponseManifest, RouteManifest, SecurityKindManifest, SecuritySchemeManifest,
+            WebSocketManifest,
         },
     },
     error::{AnswersErrors, PROBLEM_JSON},
@@ -139,14 +140,15 @@ impl OpenApiDocument {
     /// # Errors
     /// Two different types whose names make the same identifier.
     pub fn manifest(&self) -> Result<ApiManifest, ManifestError> {
-        self.manifest_answering(None)
+        self.manifest_answering(None, &NamePrefix::default())
     }
 
     /// [`OpenApiDocument::manifest`] for an app whose errors `errors`
-    /// answers.
+    /// answers and whose routes' names leave out `name_prefix`.
     pub(crate) fn manifest_answering(
         &self,
         errors: Option<&dyn AnswersErrors>,
+        name_prefix: &NamePrefix,
     ) -> Result<ApiManifest, ManifestError> {
         ApiManifest::answering(
             &self.title,
@@ -154,6 +156,7 @@ impl OpenApiDocument {
             self.description.as_deref(),
             self.routes.iter().copied(),
             errors,
+            name_prefix,
         )
     }
 

@@ -12,6 +12,7 @@ mod handler_model;
 mod multipart;
 mod observe;
 mod openapi;
+mod operation_ids;
 mod optional_guard;
 mod parity;
 mod query_edges;

@@ -270,10 +270,10 @@ async fn metrics_count_requests_by_operation_method_and_status_class() {
             ],
         )
     };
-    assert_eq!(requests("ping.ping", "GET", "2xx"), 3.0);
-    assert_eq!(requests("ping.ping", "HEAD", "2xx"), 1.0);
-    assert_eq!(requests("ping.ping", "GET", "4xx"), 0.0);
-    assert_eq!(requests("sleep.sleep", "GET", "4xx"), 1.0);
+    assert_eq!(requests("ping", "GET", "2xx"), 3.0);
+    assert_eq!(requests("ping", "HEAD", "2xx"), 1.0);
+    assert_eq!(requests("ping", "GET", "4xx"), 0.0);
+    assert_eq!(requests("sleep", "GET", "4xx"), 1.0);
     assert_eq!(requests("items.create", "POST", "2xx"), 1.0);
     assert_eq!(requests("items.create", "POST", "4xx"), 1.0);
     // No route: one label set for all of them.
@@ -282,7 +282,7 @@ async fn metrics_count_requests_by_operation_method_and_status_class() {
         histogram_count(
             &samples,
             "http_request_duration_seconds",
-            &[("operation", "ping.ping"), ("method", "GET")]
+            &[("operation", "ping"), ("method", "GET")]
         ),
         3.0
     );
@@ -298,11 +298,7 @@ async fn metrics_count_requests_by_operation_method_and_status_class() {
         value(
             &other,
             "http_requests_total",
-            &[
-                ("operation", "ping.ping"),
-                ("method", "GET"),
-                ("status", "2xx")
-            ]
+            &[("operation", "ping"), ("method", "GET"), ("status", "2xx")]
         ),
         1.0
     );
@@ -337,7 +333,7 @@ async fn a_streamed_answer_is_in_flight_until_its_body_ends() {
     };
     let stream = app.handle(request()).await;
     assert_eq!(stream.status(), 200);
-    let labels = [("operation", "ticks.ticks"), ("method", "GET")];
+    let labels = [("operation", "ticks"), ("method", "GET")];
     let samples = scrape(&app.test_client().get("/metrics").send().await.text());
     let counted = [labels[0], labels[1], ("status", "2xx")];
     assert_eq!(value(&samples, "http_requests_total", &counted), 1.0);
@@ -686,8 +682,8 @@ async fn every_request_span_has_its_operation_and_status() {
         })
         .collect();
     let expected = [
-        ("GET", "/ping", "ping.ping", "200"),
-        ("GET", "/sleep/x", "sleep.sleep", "400"),
+        ("GET", "/ping", "ping", "200"),
+        ("GET", "/sleep/x", "sleep", "400"),
         ("GET", "/nothing", "", "404"),
     ]
     .map(|(method, path, operation, status)| {

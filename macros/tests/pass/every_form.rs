@@ -50,7 +50,7 @@ impl Items {
         Ok(body.into_inner())
     }
 
-    #[typed_route::put(":id", status = 202)]
+    #[typed_route::put(":id", status = 202, operation_id = "replaceItem")]
     async fn replace(&self, #[param] shop: u32, #[param] id: uuid::Uuid, auth: TypedHeaders<Auth>) {
         let _ = (shop, id, auth.authorization.len());
     }
@@ -90,6 +90,8 @@ fn main() {
         .unwrap();
     assert_eq!(app.routes().len(), 6);
     assert_eq!(app.routes()[2].status, 202);
+    assert_eq!(app.routes()[2].operation_id, Some("replaceItem"));
+    assert_eq!(app.routes()[1].operation_id, None);
     assert_eq!(app.routes()[5].path, "/");
     let _ = Items { prefix: "x".into() }.helper();
 }

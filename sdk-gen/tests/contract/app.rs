@@ -169,7 +169,7 @@ impl Articles {
     }
 
     /// The feed: anyone reads it; a signed-in reader is greeted by name.
-    #[typed_route::get("feed")]
+    #[typed_route::get("feed", operation_id = "readFeed")]
     async fn feed(&self, reader: Option<Reader>) -> Feed {
         Feed {
             reader: reader.map(|Reader(name)| name),

@@ -870,11 +870,32 @@ impl Kitchen {
     }
 }
 
+/// Accounts under `/api`, which the app leaves out of routes' names
+/// (`strip_name_prefix`): `accounts.signIn`, not `api.accounts.login.login`.
+pub struct Accounts;
+
+#[controller("api/accounts")]
+impl Accounts {
+    /// Signs in as the name it was sent; named by its `operation_id`.
+    #[typed_route::post("login", status = 200, operation_id = "signIn")]
+    async fn login(&self, name: PlainBody) -> String {
+        format!("welcome {}", name.into_inner())
+    }
+
+    /// An account's profile; named after its handler.
+    #[typed_route::get(":name")]
+    async fn profile(&self, #[param] name: String) -> String {
+        format!("profile of {name}")
+    }
+}
+
 /// The fixture app.
 pub fn app() -> App {
     App::builder()
         .openapi(framework::openapi::OpenApiDocument::new("Kitchen", "1.0.0"))
         .controller(Kitchen)
+        .controller(Accounts)
+        .strip_name_prefix("/api")
         .build()
         .unwrap()
 }

@@ -55,4 +55,45 @@ pub enum ManifestError {
         /// Where the file is and what to write instead.
         reason: String,
     },
+    /// Two routes have one operation id: the OpenAPI document's
+    /// `operationId`, unique by its definition.
+    #[error(
+        "two routes have the operation id `{operation_id}`: {first} and {second}; name one of them with `operation_id = \"...\"` in its route attribute"
+    )]
+    DuplicateOperationId {
+        /// The operation id.
+        operation_id: String,
+        /// The first route: `POST /users/login (Users::login)`.
+        first: String,
+        /// The second.
+        second: String,
+    },
+    /// Two routes in the SDKs would be one function
+    /// ([`RouteManifest::accessor`](super::RouteManifest::accessor)).
+    #[error(
+        "two routes would be the SDK function `{name}`: {first} and {second}; name one of them with `operation_id = \"...\"` in its route attribute"
+    )]
+    DuplicateSdkName {
+        /// The function's accessor joined by dots: `users.login`.
+        name: String,
+        /// The first route.
+        first: String,
+        /// The second.
+        second: String,
+    },
+    /// A route's SDK function would have the name of a namespace holding
+    /// another route's: `users.login` and `users.login.refresh`.
+    #[error(
+        "route {function} would be the SDK function `{name}`, but `{name}` is also the namespace of {inside} (`{inside_name}`); name one of them with `operation_id = \"...\"` in its route attribute"
+    )]
+    SdkNameIsNamespace {
+        /// The function's accessor joined by dots: `users.login`.
+        name: String,
+        /// The route whose function it is.
+        function: String,
+        /// The route inside the namespace.
+        inside: String,
+        /// That route's accessor joined by dots: `users.login.refresh`.
+        inside_name: String,
+    },
 }

@@ -10,6 +10,7 @@
 //! the check and the reader cannot disagree.
 
 mod error;
+mod names;
 
 use std::collections::BTreeMap;
 
@@ -17,6 +18,7 @@ use http::StatusCode;
 use serde::{Deserialize, Serialize};
 
 pub use error::ManifestError;
+pub(crate) use names::NamePrefix;
 
 use super::{ContentKind, HttpMethod, InputKind, RouteMeta, SecurityKind, SecurityMeta};
 pub use super::{ContentManifest, HeaderManifest, ResponseManifest};
@@ -158,10 +160,16 @@ pub struct NamedType {
 /// One route, resolved.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RouteManifest {
-    /// `bbs.articles.update`: [`RouteManifest::accessor`] joined by dots.
+    /// The OpenAPI `operationId`: the route's `operation_id = ".."` as
+    /// written, else [`RouteManifest::accessor`] joined by dots
+    /// (`bbs.articles.update`). Unique within the manifest.
     pub operation_id: String,
-    /// The path's literal segments and the handler: where SDKs put the
-    /// function (`api.functional.bbs.articles.update`).
+    /// Where SDKs put the function (`api.functional.bbs.articles.update`):
+    /// the path's literal segments less the app's name prefix, then the
+    /// function's name (the route's `operation_id`, else the handler's),
+    /// the last segment left out when it names the handler or the function
+    /// (`POST /users/login` handled by `login` is `users.login`). The
+    /// rules in full: [`typed_route`](crate::typed_route#names-operation-ids-and-sdk-functions).
     pub accessor: Vec<String>,
     /// The controller's type name.
     pub controller: String,
@@ -270,18 +278,26 @@ impl ApiManifest {
         description: Option<&str>,
         routes: impl IntoIterator<Item = &'a RouteMeta>,
     ) -> Result<ApiManifest, ManifestError> {
-        Self::answering(title, version, description, routes, None)
+        Self::answering(
+            title,
+            version,
+            description,
+            routes,
+            None,
+            &NamePrefix::default(),
+        )
     }
 
     /// [`ApiManifest::build`] for an app whose errors are answered by
     /// `errors`, its error contract: statuses and the error body as
-    /// answered.
+    /// answered; routes' names leave out `name_prefix`.
     pub(crate) fn answering<'a>(
         title: &str,
         version: &str,
         description: Option<&str>,
         routes: impl IntoIterator<Item = &'a RouteMeta>,
         errors: Option<&dyn AnswersErrors>,
+        name_prefix: &NamePrefix,
     ) -> Result<ApiManifest, ManifestError> {
         let mut registry = Registry::default();
         let mut security_schemes: Vec<SecuritySchemeManifest> = Vec::new();
@@ -290,10 +306,11 @@ impl ApiManifest {
             for scheme in meta.inputs.iter().filter_map(|input| input.security) {
                 add_scheme(&mut security_schemes, scheme)?;
             }
-            let route = RouteManifest::new(meta, &mut registry, errors);
+            let route = RouteManifest::new(meta, &mut registry, errors, name_prefix);
             check_files(&route, &registry)?;
             routes_out.push(route);
         }
+        names::check_unique(&routes_out)?;
         let error_body = errors.map(|errors| {
             let (media_type, schema) = errors.describe(&mut registry);
             ContentManifest::new(ContentKind::Json, media_type, Some(schema))
@@ -333,7 +350,12 @@ impl ApiManifest {
 }
 
 impl RouteManifest {
-    fn new(meta: &RouteMeta, registry: &mut Registry, answers: Option<&dyn AnswersErrors>) -> Self {
+    fn new(
+        meta: &RouteMeta,
+        registry: &mut Registry,
+        answers: Option<&dyn AnswersErrors>,
+        name_prefix: &NamePrefix,
+    ) -> Self {
         let path_params = meta
             .path_params
             .iter()
@@ -368,18 +390,10 @@ impl RouteManifest {
             }
         }
         let errors = errors(meta, body.as_ref(), answers);
-        let mut accessor: Vec<String> = meta
-            .path
-            .split('/')
-            .filter(|segment| {
-                !segment.is_empty() && !segment.starts_with(':') && !segment.starts_with('*')
-            })
-            .map(str::to_owned)
-            .collect();
-        accessor.push(meta.handler.to_owned());
+        let accessor = names::accessor(meta, name_prefix);
         let (security, optional_security) = security(meta);
         RouteManifest {
-            operation_id: accessor.join("."),
+            operation_id: names::operation_id(meta, &accessor),
             accessor,
             controller: meta.controller.to_owned(),
             handler: meta.handler.to_owned(),
@@ -406,6 +420,14 @@ impl RouteManifest {
             summary: meta.summary.to_owned(),
             description: meta.description.to_owned(),
         }
+    }
+
+    /// The route in errors: `POST /avatars (Avatars::upload)`.
+    fn label(&self) -> String {
+        format!(
+            "{} {} ({}::{})",
+            self.method, self.path, self.controller, self.handler
+        )
     }
 
     /// The path in the router's syntax: `/bbs/articles/{section}/{id}`.
@@ -549,10 +571,7 @@ fn check_files(route: &RouteManifest, registry: &Registry) -> Result<(), Manifes
     for (schema, multipart) in inputs.chain(answers) {
         if let Some(reason) = misplaced_file(schema, registry, multipart) {
             return Err(ManifestError::MisplacedFile {
-                route: format!(
-                    "{} {} ({}::{})",
-                    route.method, route.path, route.controller, route.handler
-                ),
+                route: route.label(),
                 reason,
             });
         }

@@ -83,11 +83,11 @@ test("a documented status whose body is not the app's throws HttpError", async (
 });
 
 test("the optional guard's route answers with and without the token", async () => {
-  const anonymous = await articles.feed.feed(connection());
+  const anonymous = await articles.readFeed(connection());
   assert.equal(anonymous.reader, null);
-  const kim = await articles.feed.feed({ ...connection(), security: { api_token: "jwt-kim" } });
+  const kim = await articles.readFeed({ ...connection(), security: { api_token: "jwt-kim" } });
   assert.equal(kim.reader, "kim");
-  const wrong = await articles.feed.feed.propagate({ ...connection(), security: { api_token: "guess" } });
+  const wrong = await articles.readFeed.propagate({ ...connection(), security: { api_token: "guess" } });
   assert.deepEqual(
     { success: wrong.success, status: wrong.status, data: wrong.data },
     { success: false, status: 401, data: { errors: { unauthorized: ["the token is not known"] } } },
@@ -95,12 +95,12 @@ test("the optional guard's route answers with and without the token", async () =
 });
 
 test("the route that needs the token is not called without it", async () => {
-  await assert.rejects(articles.favorite.favorite(connection(), 7), (err: unknown) => {
+  await assert.rejects(articles.favorite(connection(), 7), (err: unknown) => {
     assert.ok(err instanceof CredentialError);
     assert.equal(err.scheme, "api_token");
     return true;
   });
-  const favorited = await articles.favorite.favorite({ ...connection(), security: { api_token: "jwt-kim" } }, 7);
+  const favorited = await articles.favorite({ ...connection(), security: { api_token: "jwt-kim" } }, 7);
   assert.deepEqual(favorited, { id: 7, title: "favorited by kim" });
 });
 
@@ -110,9 +110,9 @@ test("the token is sent as `Token <jwt>` when set, and nothing without it", asyn
     sent = new Headers(init?.headers).get("authorization");
     return new Response(JSON.stringify({ articles: [] }), { status: 200, headers: { "content-type": "application/json" } });
   };
-  await articles.feed.feed({ ...connection(), fetch: spy, security: { api_token: "jwt-kim" } });
+  await articles.readFeed({ ...connection(), fetch: spy, security: { api_token: "jwt-kim" } });
   assert.equal(sent, "Token jwt-kim");
-  await articles.feed.feed({ ...connection(), fetch: spy });
+  await articles.readFeed({ ...connection(), fetch: spy });
   assert.equal(sent, null);
 });
 

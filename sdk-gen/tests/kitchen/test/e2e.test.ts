@@ -59,7 +59,7 @@ test("values of every shape round-trip unchanged", async () => {
   ];
   for (const variant of [{}, ...variants]) {
     const input: EverythingInput = { ...base, ...variant };
-    const output = await kitchen.echo.echo(connection(), input);
+    const output = await kitchen.echo(connection(), input);
     // The output shape: `defaulted` is always there; absent stays absent.
     const expected = { ...input, defaulted: input.defaulted ?? 0 };
     assert.deepEqual(output, expected);
@@ -71,13 +71,13 @@ test("values of every shape round-trip unchanged", async () => {
 test("a refused union is listed with its path", async () => {
   const bad = { ...base, shape: { type: "triangle" } } as unknown as EverythingInput;
   try {
-    await kitchen.echo.echo(connection(), bad);
+    await kitchen.echo(connection(), bad);
     assert.fail("accepted");
   } catch (err) {
     assert.ok(err instanceof HttpError);
     assert.deepEqual(err.problem?.errors?.map((issue) => issue.path), ["$input.shape"]);
   }
-  const client = await kitchen.echo.echo.propagate({ ...connection(), validate: true }, bad);
+  const client = await kitchen.echo.propagate({ ...connection(), validate: true }, bad);
   assert.equal(client.success, false);
   if (!client.success) assert.deepEqual(client.data.errors?.map((issue) => issue.path), ["$input.shape"]);
 });
@@ -91,12 +91,12 @@ test("the query is encoded as the server decodes it", async () => {
     { counts: { "a b": 1, "ü&=": 2 } },
   ];
   for (const query of queries) {
-    const echoed = await kitchen.query.query(connection(), query);
+    const echoed = await kitchen.query(connection(), query);
     const expected = { ...query };
     if ("tags" in expected && expected.tags?.length === 0) delete expected.tags;
     assert.deepEqual(echoed, expected);
   }
-  await assert.rejects(kitchen.query.query(connection(), { page: 0 }), (err: unknown) => err instanceof HttpError && err.status === 400);
+  await assert.rejects(kitchen.query(connection(), { page: 0 }), (err: unknown) => err instanceof HttpError && err.status === 400);
   // A key the server would read as nesting cannot travel: refused before sending.
   let sent = false;
   const spy: typeof fetch = async () => {
@@ -104,7 +104,7 @@ test("the query is encoded as the server decodes it", async () => {
     return new Response("{}");
   };
   for (const key of ["a[b]", "]"]) {
-    for (const call of [kitchen.query.query, kitchen.forms.form]) {
+    for (const call of [kitchen.query, kitchen.forms.form]) {
       await assert.rejects(call({ ...connection(), fetch: spy }, { counts: { [key]: 1 } }), (err: unknown) => {
         assert.ok(err instanceof InputError);
         assert.equal(err.code, "unencodable_key");
@@ -117,9 +117,9 @@ test("the query is encoded as the server decodes it", async () => {
 });
 
 test("typed headers are sent, repeated ones each", async () => {
-  assert.deepEqual(await kitchen.headers.headers(connection(), { "x-tenant-id": 42 }), { "x-tenant-id": 42 });
+  assert.deepEqual(await kitchen.headers(connection(), { "x-tenant-id": 42 }), { "x-tenant-id": 42 });
   const labels = { "x-tenant-id": 7, "x-label": ["a", "b c"] };
-  assert.deepEqual(await kitchen.headers.headers(connection(), labels), labels);
+  assert.deepEqual(await kitchen.headers(connection(), labels), labels);
 });
 
 test("64-bit integers beyond 2^53 are refused, not rounded", async () => {
@@ -169,6 +169,13 @@ test("text goes as text/plain and comes back as a string", async () => {
   assert.equal(shouted, "HÉLLO WÖRLD ✓ {\"JSON\": NO}");
 });
 
+test("a route is named by its operation_id, and the app's /api prefix is left out of names", async () => {
+  const welcome: string = await api.functional.accounts.signIn(connection(), "ada");
+  assert.equal(welcome, "welcome ada");
+  assert.equal(await api.functional.accounts.profile(connection(), "ada"), "profile of ada");
+  assert.equal(api.functional.accounts.signIn.path(), "/api/accounts/login");
+});
+
 test("bytes go as Uint8Array or Blob and come back as Uint8Array", async () => {
   const reversed: Uint8Array = await kitchen.bytes.reverse(connection(), new Uint8Array([0, 1, 2, 255]));
   assert.ok(reversed instanceof Uint8Array);
@@ -180,9 +187,9 @@ test("bytes go as Uint8Array or Blob and come back as Uint8Array", async () => {
 
 test("cookies are sent in a Cookie header and validated", async () => {
   const session = { sid: "a b;c=d,ü", theme: "dark" };
-  assert.deepEqual(await kitchen.cookies.cookies(connection(), session), session);
-  assert.deepEqual(await kitchen.cookies.cookies(connection(), { sid: "x" }), { sid: "x" });
-  const refused = await status(kitchen.cookies.cookies(connection(), { sid: "" }));
+  assert.deepEqual(await kitchen.cookies(connection(), session), session);
+  assert.deepEqual(await kitchen.cookies(connection(), { sid: "x" }), { sid: "x" });
+  const refused = await status(kitchen.cookies(connection(), { sid: "" }));
   assert.equal(refused.status, 400);
   assert.deepEqual(refused.problem?.errors?.map((issue) => issue.path), ["$cookies.sid"]);
 });
@@ -252,9 +259,9 @@ test("a catch-all parameter keeps its slashes; a download is bytes with its head
 });
 
 test("a redirect is reported with its location, not followed", async () => {
-  const redirect = await kitchen.go.go(connection(), "x/y");
+  const redirect = await kitchen.go(connection(), "x/y");
   assert.deepEqual(redirect, { status: 303, location: "/kitchen/files/x/y" });
-  const propagated = await kitchen.go.go.propagate(connection(), "z");
+  const propagated = await kitchen.go.propagate(connection(), "z");
   assert.equal(propagated.status, 303);
   if (propagated.success) assert.equal(propagated.data.location, "/kitchen/files/z");
 });
@@ -290,7 +297,7 @@ test("a route marked sdk = false is not in the SDK", () => {
 });
 
 test("server-sent events arrive typed, in order, and resume after Last-Event-ID", async () => {
-  const events = await kitchen.ticks.ticks(connection(), { count: 3 });
+  const events = await kitchen.ticks(connection(), { count: 3 });
   const seen: [number, string, string, string][] = [];
   for await (const event of events) seen.push([event.data.n, event.event, event.id, event.data.note]);
   assert.deepEqual(seen, [
@@ -298,14 +305,14 @@ test("server-sent events arrive typed, in order, and resume after Last-Event-ID"
     [2, "tick", "2", "tick 2\nof 3"],
     [3, "tick", "3", "tick 3\nof 3"],
   ]);
-  const resumed = await kitchen.ticks.ticks({ ...connection(), headers: { "last-event-id": "2" } }, { count: 4 });
+  const resumed = await kitchen.ticks({ ...connection(), headers: { "last-event-id": "2" } }, { count: 4 });
   const rest: number[] = [];
   for await (const event of resumed) rest.push(event.data.n);
   assert.deepEqual(rest, [3, 4]);
 });
 
 test("an event stream stops when the loop breaks or the signal aborts", async () => {
-  const events = await kitchen.ticks.ticks(connection(), { count: 100 });
+  const events = await kitchen.ticks(connection(), { count: 100 });
   let first: number | undefined;
   for await (const event of events) {
     first = event.data.n;
@@ -313,7 +320,7 @@ test("an event stream stops when the loop breaks or the signal aborts", async ()
   }
   assert.equal(first, 1);
   const controller = new AbortController();
-  const aborted = await kitchen.ticks.ticks({ ...connection(), signal: controller.signal }, { count: 100 });
+  const aborted = await kitchen.ticks({ ...connection(), signal: controller.signal }, { count: 100 });
   const read: number[] = [];
   await assert.rejects(async () => {
     for await (const event of aborted) {
@@ -325,8 +332,8 @@ test("an event stream stops when the loop breaks or the signal aborts", async ()
 });
 
 test("a refused events query is the server's 400 and simulate gives typed events", async () => {
-  await assert.rejects(kitchen.ticks.ticks(connection(), { count: 101 }), (err: unknown) => err instanceof HttpError && err.status === 400);
-  const simulated = await kitchen.ticks.ticks({ host: "http://simulation.invalid", simulate: true }, { count: 1 });
+  await assert.rejects(kitchen.ticks(connection(), { count: 101 }), (err: unknown) => err instanceof HttpError && err.status === 400);
+  const simulated = await kitchen.ticks({ host: "http://simulation.invalid", simulate: true }, { count: 1 });
   let count = 0;
   for await (const event of simulated) {
     assert.equal(typeof event.data.n, "number");
@@ -343,7 +350,7 @@ test("a refused events query is the server's 400 and simulate gives typed events
 const tenant = { "x-tenant-id": 3 };
 
 test("a WebSocket route carries typed messages both ways and closes cleanly", async () => {
-  const socket = await kitchen.chat.chat(connection(), "lobby ✓", { "x-tenant-id": 7 }, { nick: "kim" });
+  const socket = await kitchen.chat(connection(), "lobby ✓", { "x-tenant-id": 7 }, { nick: "kim" });
   socket.send({ text: "hello" });
   socket.send({ text: "there", aside: "quietly" });
   const heard: ChatEcho[] = [];
@@ -361,7 +368,7 @@ test("a WebSocket route carries typed messages both ways and closes cleanly", as
 });
 
 test("a socket the server ends (bye) ends the iteration", async () => {
-  const socket = await kitchen.chat.chat(connection(), "lobby", tenant, { nick: "kim" });
+  const socket = await kitchen.chat(connection(), "lobby", tenant, { nick: "kim" });
   socket.send({ text: "one" });
   socket.send({ text: "bye" });
   const heard: string[] = [];
@@ -372,7 +379,7 @@ test("a socket the server ends (bye) ends the iteration", async () => {
 
 test("an invalid message closes the socket with 1007 and the problem, a long one with 1009", async () => {
   const expectClose = async (text: string, aside: string | undefined, code: number, reason: RegExp) => {
-    const socket = await kitchen.chat.chat(connection(), "lobby", tenant, { nick: "kim" });
+    const socket = await kitchen.chat(connection(), "lobby", tenant, { nick: "kim" });
     socket.send(aside === undefined ? { text } : { text, aside });
     await assert.rejects(
       async () => {
@@ -383,7 +390,7 @@ test("an invalid message closes the socket with 1007 and the problem, a long one
   };
   // `aside` is checked by the server only (check = quiet): even a
   // validating client sends it.
-  const validating = await kitchen.chat.chat({ ...connection(), validate: true }, "lobby", tenant, { nick: "kim" });
+  const validating = await kitchen.chat({ ...connection(), validate: true }, "lobby", tenant, { nick: "kim" });
   validating.send({ text: "hi", aside: "SHOUT" });
   await assert.rejects(
     async () => {
@@ -393,7 +400,7 @@ test("an invalid message closes the socket with 1007 and the problem, a long one
   );
   await expectClose("x".repeat(2000), undefined, 1009, /^message_too_large: larger than 1024 bytes$/);
   // Without `validate`, the server lists the first problem and the count.
-  const unchecked = await kitchen.chat.chat(connection(), "lobby", tenant, { nick: "kim" });
+  const unchecked = await kitchen.chat(connection(), "lobby", tenant, { nick: "kim" });
   unchecked.send({ text: "" });
   await assert.rejects(
     async () => {
@@ -407,7 +414,7 @@ test("an invalid message closes the socket with 1007 and the problem, a long one
 });
 
 test("with validate, an invalid message is refused by the client, every issue listed", async () => {
-  const socket = await kitchen.chat.chat({ ...connection(), validate: true }, "lobby", tenant, { nick: "kim" });
+  const socket = await kitchen.chat({ ...connection(), validate: true }, "lobby", tenant, { nick: "kim" });
   assert.throws(
     () => socket.send({ text: "" }),
     (err: unknown) => err instanceof MessageError && err.issues.length === 1 && err.issues[0]?.path === "$input.text",
@@ -421,7 +428,7 @@ test("with validate, an invalid message is refused by the client, every issue li
 
 test("a refused handshake throws the route's error; simulate answers each message", async () => {
   await assert.rejects(
-    kitchen.chat.chat(connection(), "lobby", tenant, { nick: "" }),
+    kitchen.chat(connection(), "lobby", tenant, { nick: "" }),
     (err: unknown) => {
       assert.ok(err instanceof HttpError, String(err));
       assert.equal(err.status, 400);
@@ -429,7 +436,7 @@ test("a refused handshake throws the route's error; simulate answers each messag
       return true;
     },
   );
-  const simulated = await kitchen.chat.chat({ host: "http://simulation.invalid", simulate: true }, "lobby", tenant, { nick: "kim" });
+  const simulated = await kitchen.chat({ host: "http://simulation.invalid", simulate: true }, "lobby", tenant, { nick: "kim" });
   simulated.send({ text: "anyone?" });
   assert.throws(() => simulated.send({ text: "" }), MessageError);
   for await (const echo of simulated) {
@@ -442,7 +449,7 @@ test("a refused handshake throws the route's error; simulate answers each messag
 
 test("aborting the connection's signal ends a socket's iteration and closes it", async () => {
   const controller = new AbortController();
-  const socket = await kitchen.chat.chat({ ...connection(), signal: controller.signal }, "lobby", tenant, { nick: "kim" });
+  const socket = await kitchen.chat({ ...connection(), signal: controller.signal }, "lobby", tenant, { nick: "kim" });
   socket.send({ text: "first" });
   const heard: string[] = [];
   await assert.rejects(
@@ -540,7 +547,7 @@ test("a streamed upload is summed as it arrives; over the body limit it is 413",
 });
 
 test("a streamed file: 200 with its length, 206 for a range, 304 for a current copy", async () => {
-  const whole = await kitchen.streamed.streamed.propagate(connection(), {});
+  const whole = await kitchen.streamed.propagate(connection(), {});
   assert.equal(whole.status, 200);
   if (!whole.success) return assert.fail("expected 200");
   assert.equal(whole.headers?.["content-length"], "4096");
@@ -549,19 +556,19 @@ test("a streamed file: 200 with its length, 206 for a range, 304 for a current c
   const etag = whole.headers?.["etag"] ?? "";
   assert.match(etag, /^"[0-9a-f-]+"$/);
 
-  const part = await kitchen.streamed.streamed.propagate(connection(), { range: "bytes=16-35" });
+  const part = await kitchen.streamed.propagate(connection(), { range: "bytes=16-35" });
   assert.equal(part.status, 206);
   assert.equal(part.success && part.headers?.["content-range"], "bytes 16-35/4096");
   assert.equal(text(part.data as Uint8Array), "0123456789abcdef0123");
-  assert.equal(text(await kitchen.streamed.streamed(connection(), { range: "bytes=-4" })), "cdef");
+  assert.equal(text(await kitchen.streamed(connection(), { range: "bytes=-4" })), "cdef");
 
-  const current = await kitchen.streamed.streamed.propagate(connection(), { "if-none-match": etag });
+  const current = await kitchen.streamed.propagate(connection(), { "if-none-match": etag });
   assert.deepEqual([current.status, current.data], [304, undefined]);
-  assert.equal(await kitchen.streamed.streamed(connection(), { "if-none-match": etag }), undefined);
-  const changed = await kitchen.streamed.streamed.propagate(connection(), { range: "bytes=0-3", "if-range": '"other"' });
+  assert.equal(await kitchen.streamed(connection(), { "if-none-match": etag }), undefined);
+  const changed = await kitchen.streamed.propagate(connection(), { range: "bytes=0-3", "if-range": '"other"' });
   assert.equal(changed.status, 200);
 
-  const beyond = await status(kitchen.streamed.streamed(connection(), { range: "bytes=5000-" }));
+  const beyond = await status(kitchen.streamed(connection(), { range: "bytes=5000-" }));
   assert.equal(beyond.status, 416);
   assert.equal(beyond.problem?.code, "range_not_satisfiable");
   assert.equal(beyond.headers["content-range"], "bytes */4096");

@@ -65,7 +65,7 @@ function answering(body: string): IConnection {
 }
 
 test("an integer beyond 2^53 in an untagged variant is a DecodeError, not rounded", async () => {
-  const limits = api.functional.kitchen.limits.limits;
+  const limits = api.functional.kitchen.limits;
   assert.deepEqual(await limits(answering('{"wide":9007199254740991}'), {}), { wide: 9007199254740991 });
   assert.deepEqual(await limits(answering('{"wide":[1,2]}'), {}), { wide: [1, 2] });
   assert.deepEqual(await limits(answering('{"wide":"x"}'), {}), { wide: "x" });
@@ -136,8 +136,8 @@ test("simulate draws every format and pattern afresh per call, valid on the firs
   const draws = 200;
   for (let round = 0; round < draws; round++) {
     const answers: Record<string, unknown>[] = [
-      (await api.functional.kitchen.formats.formats(simulated, {})) as Record<string, unknown>,
-      (await api.functional.kitchen.patterns.patterns(simulated, {})) as Record<string, unknown>,
+      (await api.functional.kitchen.formats(simulated, {})) as Record<string, unknown>,
+      (await api.functional.kitchen.patterns(simulated, {})) as Record<string, unknown>,
     ];
     for (const [index, answer] of answers.entries()) {
       const issues: ValidationIssue[] = [];

@@ -232,20 +232,6 @@ pub struct ArticlesApi<'a> {
 }
 
 impl<'a> ArticlesApi<'a> {
-    /// The routes under `articles.favorite`.
-    pub fn favorite(&self) -> ArticlesFavoriteApi<'a> {
-        ArticlesFavoriteApi {
-            client: self.client,
-        }
-    }
-
-    /// The routes under `articles.feed`.
-    pub fn feed(&self) -> ArticlesFeedApi<'a> {
-        ArticlesFeedApi {
-            client: self.client,
-        }
-    }
-
     /// Writes an article.
     ///
     /// `POST /articles`
@@ -289,15 +275,37 @@ impl<'a> ArticlesApi<'a> {
             _ => Err(answer.failure(&[404, 422])),
         }
     }
-}
 
-/// The routes under `articles.favorite`.
-#[derive(Clone, Copy, Debug)]
-pub struct ArticlesFavoriteApi<'a> {
-    client: &'a Client,
-}
+    /// The feed: anyone reads it; a signed-in reader is greeted by name.
+    ///
+    /// `GET /articles/feed`
+    ///
+    /// Sends the `api_token` credential when the client has it ([`ClientBuilder::api_token`]), and is answered without it too: The JWT issued at sign-in.
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 401 ([`ErrorBody`]): No valid token.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn read_feed(&self) -> Result<Feed, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::GET, &["articles", "feed"], None);
+        let request = if client.credentials.api_token.is_some() {
+            request.header(
+                reqwest::header::AUTHORIZATION,
+                format!(
+                    "Token {}",
+                    crate::credential("api_token", &client.credentials.api_token)?
+                ),
+            )
+        } else {
+            request
+        };
+        let (status, body) = crate::exchange(request).await?;
+        match status {
+            200 => crate::decode(status, body),
+            _ => Err(crate::failure(status, body, &[401])),
+        }
+    }
 
-impl<'a> ArticlesFavoriteApi<'a> {
     /// Favorites an article, for a signed-in reader.
     ///
     /// `POST /articles/:id/favorite`
@@ -327,44 +335,6 @@ impl<'a> ArticlesFavoriteApi<'a> {
         match status {
             201 => crate::decode(status, body),
             _ => Err(crate::failure(status, body, &[401, 422])),
-        }
-    }
-}
-
-/// The routes under `articles.feed`.
-#[derive(Clone, Copy, Debug)]
-pub struct ArticlesFeedApi<'a> {
-    client: &'a Client,
-}
-
-impl<'a> ArticlesFeedApi<'a> {
-    /// The feed: anyone reads it; a signed-in reader is greeted by name.
-    ///
-    /// `GET /articles/feed`
-    ///
-    /// Sends the `api_token` credential when the client has it ([`ClientBuilder::api_token`]), and is answered without it too: The JWT issued at sign-in.
-    ///
-    /// # Errors
-    /// - [`Error::Api`] 401 ([`ErrorBody`]): No valid token.
-    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
-    pub async fn feed(&self) -> Result<Feed, Error> {
-        let client = self.client;
-        let request = client.request(reqwest::Method::GET, &["articles", "feed"], None);
-        let request = if client.credentials.api_token.is_some() {
-            request.header(
-                reqwest::header::AUTHORIZATION,
-                format!(
-                    "Token {}",
-                    crate::credential("api_token", &client.credentials.api_token)?
-                ),
-            )
-        } else {
-            request
-        };
-        let (status, body) = crate::exchange(request).await?;
-        match status {
-            200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[401])),
         }
     }
 }

@@ -279,9 +279,64 @@ impl Client {
         self.http.request(method, url)
     }
 
+    /// The routes under `accounts`.
+    pub fn accounts(&self) -> AccountsApi<'_> {
+        AccountsApi { client: self }
+    }
+
     /// The routes under `kitchen`.
     pub fn kitchen(&self) -> KitchenApi<'_> {
         KitchenApi { client: self }
+    }
+}
+
+/// The routes under `accounts`.
+#[derive(Clone, Copy, Debug)]
+pub struct AccountsApi<'a> {
+    client: &'a Client,
+}
+
+impl<'a> AccountsApi<'a> {
+    /// Signs in as the name it was sent; named by its `operation_id`.
+    ///
+    /// `POST /api/accounts/login`
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
+    /// - [`Error::Api`] 413: The body is larger than the limit.
+    /// - [`Error::Api`] 415: The body is not `text/plain`.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn sign_in(&self, input: &str) -> Result<String, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::POST, &["api", "accounts", "login"], None);
+        let request = crate::text(request, input);
+        let answer = crate::receive(request).await?;
+        match answer.status {
+            200 => crate::Answer::text(answer),
+            _ => Err(answer.failure(&[400, 408, 413, 415])),
+        }
+    }
+
+    /// An account's profile; named after its handler.
+    ///
+    /// `GET /api/accounts/:name`
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn profile(&self, name: &str) -> Result<String, Error> {
+        let client = self.client;
+        let request = client.request(
+            reqwest::Method::GET,
+            &["api", "accounts", crate::segment(&name).as_str()],
+            None,
+        );
+        let answer = crate::receive(request).await?;
+        match answer.status {
+            200 => crate::Answer::text(answer),
+            _ => Err(answer.failure(&[400])),
+        }
     }
 }
 
@@ -299,37 +354,9 @@ impl<'a> KitchenApi<'a> {
         }
     }
 
-    /// The routes under `kitchen.chat`.
-    pub fn chat(&self) -> KitchenChatApi<'a> {
-        KitchenChatApi {
-            client: self.client,
-        }
-    }
-
-    /// The routes under `kitchen.cookies`.
-    pub fn cookies(&self) -> KitchenCookiesApi<'a> {
-        KitchenCookiesApi {
-            client: self.client,
-        }
-    }
-
-    /// The routes under `kitchen.echo`.
-    pub fn echo(&self) -> KitchenEchoApi<'a> {
-        KitchenEchoApi {
-            client: self.client,
-        }
-    }
-
     /// The routes under `kitchen.files`.
     pub fn files(&self) -> KitchenFilesApi<'a> {
         KitchenFilesApi {
-            client: self.client,
-        }
-    }
-
-    /// The routes under `kitchen.formats`.
-    pub fn formats(&self) -> KitchenFormatsApi<'a> {
-        KitchenFormatsApi {
             client: self.client,
         }
     }
@@ -341,30 +368,9 @@ impl<'a> KitchenApi<'a> {
         }
     }
 
-    /// The routes under `kitchen.go`.
-    pub fn go(&self) -> KitchenGoApi<'a> {
-        KitchenGoApi {
-            client: self.client,
-        }
-    }
-
-    /// The routes under `kitchen.headers`.
-    pub fn headers(&self) -> KitchenHeadersApi<'a> {
-        KitchenHeadersApi {
-            client: self.client,
-        }
-    }
-
     /// The routes under `kitchen.jobs`.
     pub fn jobs(&self) -> KitchenJobsApi<'a> {
         KitchenJobsApi {
-            client: self.client,
-        }
-    }
-
-    /// The routes under `kitchen.limits`.
-    pub fn limits(&self) -> KitchenLimitsApi<'a> {
-        KitchenLimitsApi {
             client: self.client,
         }
     }
@@ -383,30 +389,9 @@ impl<'a> KitchenApi<'a> {
         }
     }
 
-    /// The routes under `kitchen.patterns`.
-    pub fn patterns(&self) -> KitchenPatternsApi<'a> {
-        KitchenPatternsApi {
-            client: self.client,
-        }
-    }
-
-    /// The routes under `kitchen.query`.
-    pub fn query(&self) -> KitchenQueryApi<'a> {
-        KitchenQueryApi {
-            client: self.client,
-        }
-    }
-
     /// The routes under `kitchen.reading`.
     pub fn reading(&self) -> KitchenReadingApi<'a> {
         KitchenReadingApi {
-            client: self.client,
-        }
-    }
-
-    /// The routes under `kitchen.streamed`.
-    pub fn streamed(&self) -> KitchenStreamedApi<'a> {
-        KitchenStreamedApi {
             client: self.client,
         }
     }
@@ -425,13 +410,6 @@ impl<'a> KitchenApi<'a> {
         }
     }
 
-    /// The routes under `kitchen.ticks`.
-    pub fn ticks(&self) -> KitchenTicksApi<'a> {
-        KitchenTicksApi {
-            client: self.client,
-        }
-    }
-
     /// The routes under `kitchen.trees`.
     pub fn trees(&self) -> KitchenTreesApi<'a> {
         KitchenTreesApi {
@@ -443,6 +421,244 @@ impl<'a> KitchenApi<'a> {
     pub fn uploads(&self) -> KitchenUploadsApi<'a> {
         KitchenUploadsApi {
             client: self.client,
+        }
+    }
+
+    /// Answers what it was sent.
+    ///
+    /// `PUT /kitchen/echo`
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
+    /// - [`Error::Api`] 413: The body is larger than the limit.
+    /// - [`Error::Api`] 415: The body is not `application/json`.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn echo(&self, input: &Everything) -> Result<Everything, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::PUT, &["kitchen", "echo"], None);
+        let request = crate::body(request, input)?;
+        let (status, body) = crate::exchange(request).await?;
+        match status {
+            200 => crate::decode(status, body),
+            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
+        }
+    }
+
+    /// Answers the limits it was sent.
+    ///
+    /// `PUT /kitchen/limits`
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
+    /// - [`Error::Api`] 413: The body is larger than the limit.
+    /// - [`Error::Api`] 415: The body is not `application/json`.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn limits(&self, input: &Limits) -> Result<Limits, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::PUT, &["kitchen", "limits"], None);
+        let request = crate::body(request, input)?;
+        let (status, body) = crate::exchange(request).await?;
+        match status {
+            200 => crate::decode(status, body),
+            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
+        }
+    }
+
+    /// Answers the formatted strings it was sent.
+    ///
+    /// `PUT /kitchen/formats`
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
+    /// - [`Error::Api`] 413: The body is larger than the limit.
+    /// - [`Error::Api`] 415: The body is not `application/json`.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn formats(&self, input: &Formats) -> Result<Formats, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::PUT, &["kitchen", "formats"], None);
+        let request = crate::body(request, input)?;
+        let (status, body) = crate::exchange(request).await?;
+        match status {
+            200 => crate::decode(status, body),
+            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
+        }
+    }
+
+    /// Answers the patterned strings it was sent.
+    ///
+    /// `PUT /kitchen/patterns`
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
+    /// - [`Error::Api`] 413: The body is larger than the limit.
+    /// - [`Error::Api`] 415: The body is not `application/json`.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn patterns(&self, input: &Patterns) -> Result<Patterns, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::PUT, &["kitchen", "patterns"], None);
+        let request = crate::body(request, input)?;
+        let (status, body) = crate::exchange(request).await?;
+        match status {
+            200 => crate::decode(status, body),
+            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
+        }
+    }
+
+    /// Ticks `count` events named `tick`, after the last one the client saw (`Last-Event-ID`), then ends.
+    ///
+    /// `GET /kitchen/ticks`
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn ticks(&self, query: &TickCount) -> Result<crate::EventStream<Tick>, Error> {
+        let client = self.client;
+        let request = client.request(
+            reqwest::Method::GET,
+            &["kitchen", "ticks"],
+            Some(&crate::query(query)?),
+        );
+        let response = request.send().await?;
+        let status = response.status().as_u16();
+        if status == 200 {
+            return Ok(crate::events(response));
+        }
+        let body = response.text().await?;
+        Err(crate::failure(status, body, &[400]))
+    }
+
+    /// Chats in a room: every line comes back as the room hears it (with the tenant of the handshake's headers), until the client closes or says `bye`. A line over 1 KiB closes the socket with 1009, a refused one with 1007.
+    ///
+    /// `GET /kitchen/chat/:room`
+    ///
+    /// Opens a WebSocket ([`Socket`]): the client sends [`ChatLine`] messages and receives [`ChatEcho`] ones. The server closes it with `1007` for a message it refuses, `1009` for one over its size limit, `1001` when it is idle or shuts down ([`Error::Closed`]).
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path. The WebSocket handshake is malformed.
+    /// - [`Error::Api`] 426: The request is not a WebSocket handshake over HTTP/1.1 (or asks for a version other than 13).
+    /// - [`Error::UnexpectedStatus`], [`Error::WebSocket`], [`Error::Transport`] otherwise
+    pub async fn chat(
+        &self,
+        room: &str,
+        headers: &Tenant,
+        query: &ChatJoin,
+    ) -> Result<crate::Socket<ChatLine, ChatEcho>, Error> {
+        let client = self.client;
+        let request = client.request(
+            reqwest::Method::GET,
+            &["kitchen", "chat", crate::segment(&room).as_str()],
+            Some(&crate::query(query)?),
+        );
+        let request = crate::headers(request, headers)?;
+        crate::connect(request, &[400, 426]).await
+    }
+
+    /// Answers the query it read.
+    ///
+    /// `GET /kitchen/query`
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn query(&self, query: &Filter) -> Result<Filter, Error> {
+        let client = self.client;
+        let request = client.request(
+            reqwest::Method::GET,
+            &["kitchen", "query"],
+            Some(&crate::query(query)?),
+        );
+        let (status, body) = crate::exchange(request).await?;
+        match status {
+            200 => crate::decode(status, body),
+            _ => Err(crate::failure(status, body, &[400])),
+        }
+    }
+
+    /// Answers the headers it read.
+    ///
+    /// `GET /kitchen/headers`
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn headers(&self, headers: &Tenant) -> Result<Tenant, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::GET, &["kitchen", "headers"], None);
+        let request = crate::headers(request, headers)?;
+        let (status, body) = crate::exchange(request).await?;
+        match status {
+            200 => crate::decode(status, body),
+            _ => Err(crate::failure(status, body, &[400])),
+        }
+    }
+
+    /// A text file streamed from disk: `Range` asks for a part of it, `If-None-Match` with its `ETag` gets `304`.
+    ///
+    /// `GET /kitchen/streamed`
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 416: The `Range` starts beyond the file's end; `Content-Range: bytes */<length>` gives the length.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn streamed(
+        &self,
+        headers: &FileConditions,
+    ) -> Result<answers::KitchenStreamed, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::GET, &["kitchen", "streamed"], None);
+        let request = crate::headers(request, headers)?;
+        let answer = crate::receive(request).await?;
+        match answer.status {
+            200 => crate::Answer::download(answer).map(answers::KitchenStreamed::Status200),
+            206 => crate::Answer::download(answer).map(answers::KitchenStreamed::Status206),
+            304 => crate::Answer::empty(answer).map(|()| answers::KitchenStreamed::Status304),
+            _ => Err(answer.failure(&[416])),
+        }
+    }
+
+    /// Answers the cookies it read.
+    ///
+    /// `GET /kitchen/cookies`
+    ///
+    /// `cookies` are sent in one `Cookie` header.
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn cookies(&self, cookies: &Session) -> Result<Session, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::GET, &["kitchen", "cookies"], None);
+        let request = crate::cookie_header(request, &[crate::cookie_pairs(cookies)?].concat());
+        let (status, body) = crate::exchange(request).await?;
+        match status {
+            200 => crate::decode(status, body),
+            _ => Err(crate::failure(status, body, &[400])),
+        }
+    }
+
+    /// Sends the client to the file named by the text.
+    ///
+    /// `POST /kitchen/go`
+    ///
+    /// A redirect is answered, not followed.
+    ///
+    /// # Errors
+    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
+    /// - [`Error::Api`] 413: The body is larger than the limit.
+    /// - [`Error::Api`] 415: The body is not `text/plain`.
+    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
+    pub async fn go(&self, input: &str) -> Result<crate::Redirect, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::POST, &["kitchen", "go"], None);
+        let request = crate::text(request, input);
+        let answer = crate::receive(request).await?;
+        match answer.status {
+            303 => answer.redirect(),
+            _ => Err(answer.failure(&[400, 408, 413, 415])),
         }
     }
 }
@@ -470,97 +686,6 @@ impl<'a> KitchenBytesApi<'a> {
         match answer.status {
             200 => crate::Answer::bytes(answer),
             _ => Err(answer.failure(&[408, 413])),
-        }
-    }
-}
-
-/// The routes under `kitchen.chat`.
-#[derive(Clone, Copy, Debug)]
-pub struct KitchenChatApi<'a> {
-    client: &'a Client,
-}
-
-impl<'a> KitchenChatApi<'a> {
-    /// Chats in a room: every line comes back as the room hears it (with the tenant of the handshake's headers), until the client closes or says `bye`. A line over 1 KiB closes the socket with 1009, a refused one with 1007.
-    ///
-    /// `GET /kitchen/chat/:room`
-    ///
-    /// Opens a WebSocket ([`Socket`]): the client sends [`ChatLine`] messages and receives [`ChatEcho`] ones. The server closes it with `1007` for a message it refuses, `1009` for one over its size limit, `1001` when it is idle or shuts down ([`Error::Closed`]).
-    ///
-    /// # Errors
-    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path. The WebSocket handshake is malformed.
-    /// - [`Error::Api`] 426: The request is not a WebSocket handshake over HTTP/1.1 (or asks for a version other than 13).
-    /// - [`Error::UnexpectedStatus`], [`Error::WebSocket`], [`Error::Transport`] otherwise
-    pub async fn chat(
-        &self,
-        room: &str,
-        headers: &Tenant,
-        query: &ChatJoin,
-    ) -> Result<crate::Socket<ChatLine, ChatEcho>, Error> {
-        let client = self.client;
-        let request = client.request(
-            reqwest::Method::GET,
-            &["kitchen", "chat", crate::segment(&room).as_str()],
-            Some(&crate::query(query)?),
-        );
-        let request = crate::headers(request, headers)?;
-        crate::connect(request, &[400, 426]).await
-    }
-}
-
-/// The routes under `kitchen.cookies`.
-#[derive(Clone, Copy, Debug)]
-pub struct KitchenCookiesApi<'a> {
-    client: &'a Client,
-}
-
-impl<'a> KitchenCookiesApi<'a> {
-    /// Answers the cookies it read.
-    ///
-    /// `GET /kitchen/cookies`
-    ///
-    /// `cookies` are sent in one `Cookie` header.
-    ///
-    /// # Errors
-    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
-    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
-    pub async fn cookies(&self, cookies: &Session) -> Result<Session, Error> {
-        let client = self.client;
-        let request = client.request(reqwest::Method::GET, &["kitchen", "cookies"], None);
-        let request = crate::cookie_header(request, &[crate::cookie_pairs(cookies)?].concat());
-        let (status, body) = crate::exchange(request).await?;
-        match status {
-            200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400])),
-        }
-    }
-}
-
-/// The routes under `kitchen.echo`.
-#[derive(Clone, Copy, Debug)]
-pub struct KitchenEchoApi<'a> {
-    client: &'a Client,
-}
-
-impl<'a> KitchenEchoApi<'a> {
-    /// Answers what it was sent.
-    ///
-    /// `PUT /kitchen/echo`
-    ///
-    /// # Errors
-    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
-    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
-    /// - [`Error::Api`] 413: The body is larger than the limit.
-    /// - [`Error::Api`] 415: The body is not `application/json`.
-    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
-    pub async fn echo(&self, input: &Everything) -> Result<Everything, Error> {
-        let client = self.client;
-        let request = client.request(reqwest::Method::PUT, &["kitchen", "echo"], None);
-        let request = crate::body(request, input)?;
-        let (status, body) = crate::exchange(request).await?;
-        match status {
-            200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
         }
     }
 }
@@ -594,35 +719,6 @@ impl<'a> KitchenFilesApi<'a> {
     }
 }
 
-/// The routes under `kitchen.formats`.
-#[derive(Clone, Copy, Debug)]
-pub struct KitchenFormatsApi<'a> {
-    client: &'a Client,
-}
-
-impl<'a> KitchenFormatsApi<'a> {
-    /// Answers the formatted strings it was sent.
-    ///
-    /// `PUT /kitchen/formats`
-    ///
-    /// # Errors
-    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
-    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
-    /// - [`Error::Api`] 413: The body is larger than the limit.
-    /// - [`Error::Api`] 415: The body is not `application/json`.
-    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
-    pub async fn formats(&self, input: &Formats) -> Result<Formats, Error> {
-        let client = self.client;
-        let request = client.request(reqwest::Method::PUT, &["kitchen", "formats"], None);
-        let request = crate::body(request, input)?;
-        let (status, body) = crate::exchange(request).await?;
-        match status {
-            200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
-        }
-    }
-}
-
 /// The routes under `kitchen.forms`.
 #[derive(Clone, Copy, Debug)]
 pub struct KitchenFormsApi<'a> {
@@ -648,63 +744,6 @@ impl<'a> KitchenFormsApi<'a> {
         match status {
             201 => crate::decode(status, body),
             _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
-        }
-    }
-}
-
-/// The routes under `kitchen.go`.
-#[derive(Clone, Copy, Debug)]
-pub struct KitchenGoApi<'a> {
-    client: &'a Client,
-}
-
-impl<'a> KitchenGoApi<'a> {
-    /// Sends the client to the file named by the text.
-    ///
-    /// `POST /kitchen/go`
-    ///
-    /// A redirect is answered, not followed.
-    ///
-    /// # Errors
-    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
-    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
-    /// - [`Error::Api`] 413: The body is larger than the limit.
-    /// - [`Error::Api`] 415: The body is not `text/plain`.
-    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
-    pub async fn go(&self, input: &str) -> Result<crate::Redirect, Error> {
-        let client = self.client;
-        let request = client.request(reqwest::Method::POST, &["kitchen", "go"], None);
-        let request = crate::text(request, input);
-        let answer = crate::receive(request).await?;
-        match answer.status {
-            303 => answer.redirect(),
-            _ => Err(answer.failure(&[400, 408, 413, 415])),
-        }
-    }
-}
-
-/// The routes under `kitchen.headers`.
-#[derive(Clone, Copy, Debug)]
-pub struct KitchenHeadersApi<'a> {
-    client: &'a Client,
-}
-
-impl<'a> KitchenHeadersApi<'a> {
-    /// Answers the headers it read.
-    ///
-    /// `GET /kitchen/headers`
-    ///
-    /// # Errors
-    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
-    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
-    pub async fn headers(&self, headers: &Tenant) -> Result<Tenant, Error> {
-        let client = self.client;
-        let request = client.request(reqwest::Method::GET, &["kitchen", "headers"], None);
-        let request = crate::headers(request, headers)?;
-        let (status, body) = crate::exchange(request).await?;
-        match status {
-            200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400])),
         }
     }
 }
@@ -735,35 +774,6 @@ impl<'a> KitchenJobsApi<'a> {
             200 => crate::Answer::json(answer).map(answers::KitchenJobsJob::Done),
             202 => crate::Answer::json(answer).map(answers::KitchenJobsJob::Queued),
             _ => Err(answer.failure(&[400])),
-        }
-    }
-}
-
-/// The routes under `kitchen.limits`.
-#[derive(Clone, Copy, Debug)]
-pub struct KitchenLimitsApi<'a> {
-    client: &'a Client,
-}
-
-impl<'a> KitchenLimitsApi<'a> {
-    /// Answers the limits it was sent.
-    ///
-    /// `PUT /kitchen/limits`
-    ///
-    /// # Errors
-    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
-    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
-    /// - [`Error::Api`] 413: The body is larger than the limit.
-    /// - [`Error::Api`] 415: The body is not `application/json`.
-    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
-    pub async fn limits(&self, input: &Limits) -> Result<Limits, Error> {
-        let client = self.client;
-        let request = client.request(reqwest::Method::PUT, &["kitchen", "limits"], None);
-        let request = crate::body(request, input)?;
-        let (status, body) = crate::exchange(request).await?;
-        match status {
-            200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
         }
     }
 }
@@ -832,64 +842,6 @@ impl<'a> KitchenNumbersApi<'a> {
     }
 }
 
-/// The routes under `kitchen.patterns`.
-#[derive(Clone, Copy, Debug)]
-pub struct KitchenPatternsApi<'a> {
-    client: &'a Client,
-}
-
-impl<'a> KitchenPatternsApi<'a> {
-    /// Answers the patterned strings it was sent.
-    ///
-    /// `PUT /kitchen/patterns`
-    ///
-    /// # Errors
-    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
-    /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
-    /// - [`Error::Api`] 413: The body is larger than the limit.
-    /// - [`Error::Api`] 415: The body is not `application/json`.
-    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
-    pub async fn patterns(&self, input: &Patterns) -> Result<Patterns, Error> {
-        let client = self.client;
-        let request = client.request(reqwest::Method::PUT, &["kitchen", "patterns"], None);
-        let request = crate::body(request, input)?;
-        let (status, body) = crate::exchange(request).await?;
-        match status {
-            200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
-        }
-    }
-}
-
-/// The routes under `kitchen.query`.
-#[derive(Clone, Copy, Debug)]
-pub struct KitchenQueryApi<'a> {
-    client: &'a Client,
-}
-
-impl<'a> KitchenQueryApi<'a> {
-    /// Answers the query it read.
-    ///
-    /// `GET /kitchen/query`
-    ///
-    /// # Errors
-    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
-    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
-    pub async fn query(&self, query: &Filter) -> Result<Filter, Error> {
-        let client = self.client;
-        let request = client.request(
-            reqwest::Method::GET,
-            &["kitchen", "query"],
-            Some(&crate::query(query)?),
-        );
-        let (status, body) = crate::exchange(request).await?;
-        match status {
-            200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400])),
-        }
-    }
-}
-
 /// The routes under `kitchen.reading`.
 #[derive(Clone, Copy, Debug)]
 pub struct KitchenReadingApi<'a> {
@@ -921,39 +873,6 @@ impl<'a> KitchenReadingApi<'a> {
         match answer.status {
             200 => crate::Answer::text(answer),
             _ => Err(answer.failure(&[401])),
-        }
-    }
-}
-
-/// The routes under `kitchen.streamed`.
-#[derive(Clone, Copy, Debug)]
-pub struct KitchenStreamedApi<'a> {
-    client: &'a Client,
-}
-
-impl<'a> KitchenStreamedApi<'a> {
-    /// A text file streamed from disk: `Range` asks for a part of it, `If-None-Match` with its `ETag` gets `304`.
-    ///
-    /// `GET /kitchen/streamed`
-    ///
-    /// # Errors
-    /// - [`Error::Api`] 416: The `Range` starts beyond the file's end; `Content-Range: bytes */<length>` gives the length.
-    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
-    pub async fn streamed(
-        &self,
-        headers: &FileConditions,
-    ) -> Result<answers::KitchenStreamedStreamed, Error> {
-        let client = self.client;
-        let request = client.request(reqwest::Method::GET, &["kitchen", "streamed"], None);
-        let request = crate::headers(request, headers)?;
-        let answer = crate::receive(request).await?;
-        match answer.status {
-            200 => crate::Answer::download(answer).map(answers::KitchenStreamedStreamed::Status200),
-            206 => crate::Answer::download(answer).map(answers::KitchenStreamedStreamed::Status206),
-            304 => {
-                crate::Answer::empty(answer).map(|()| answers::KitchenStreamedStreamed::Status304)
-            }
-            _ => Err(answer.failure(&[416])),
         }
     }
 }
@@ -1011,37 +930,6 @@ impl<'a> KitchenTextApi<'a> {
             200 => crate::Answer::text(answer),
             _ => Err(answer.failure(&[400, 408, 413, 415])),
         }
-    }
-}
-
-/// The routes under `kitchen.ticks`.
-#[derive(Clone, Copy, Debug)]
-pub struct KitchenTicksApi<'a> {
-    client: &'a Client,
-}
-
-impl<'a> KitchenTicksApi<'a> {
-    /// Ticks `count` events named `tick`, after the last one the client saw (`Last-Event-ID`), then ends.
-    ///
-    /// `GET /kitchen/ticks`
-    ///
-    /// # Errors
-    /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
-    /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
-    pub async fn ticks(&self, query: &TickCount) -> Result<crate::EventStream<Tick>, Error> {
-        let client = self.client;
-        let request = client.request(
-            reqwest::Method::GET,
-            &["kitchen", "ticks"],
-            Some(&crate::query(query)?),
-        );
-        let response = request.send().await?;
-        let status = response.status().as_u16();
-        if status == 200 {
-            return Ok(crate::events(response));
-        }
-        let body = response.text().await?;
-        Err(crate::failure(status, body, &[400]))
     }
 }
 
@@ -1877,21 +1765,9 @@ pub mod answers {
     #[allow(unused_imports)]
     use crate::*;
 
-    /// What `kitchen.jobs.job` answers on success, by status.
+    /// What `kitchen.streamed` answers on success, by status.
     #[derive(Clone, Debug, PartialEq)]
-    pub enum KitchenJobsJob {
-        /// Done at once.
-        ///
-        /// HTTP 200.
-        Done(Job),
-        /// Queued; poll the ticket.
-        ///
-        /// HTTP 202.
-        Queued(Ticket),
-    }
-    /// What `kitchen.streamed.streamed` answers on success, by status.
-    #[derive(Clone, Debug, PartialEq)]
-    pub enum KitchenStreamedStreamed {
+    pub enum KitchenStreamed {
         /// The file, in its own media type (`Content-Type`).
         ///
         /// HTTP 200.
@@ -1904,6 +1780,18 @@ pub mod answers {
         ///
         /// HTTP 304.
         Status304,
+    }
+    /// What `kitchen.jobs.job` answers on success, by status.
+    #[derive(Clone, Debug, PartialEq)]
+    pub enum KitchenJobsJob {
+        /// Done at once.
+        ///
+        /// HTTP 200.
+        Done(Job),
+        /// Queued; poll the ticket.
+        ///
+        /// HTTP 202.
+        Queued(Ticket),
     }
 }
 

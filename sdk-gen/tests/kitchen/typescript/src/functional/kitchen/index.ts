@@ -3,24 +3,820 @@
  * @module
  */
 export * as bytes from "./bytes/index.js";
-export * as chat from "./chat/index.js";
-export * as cookies from "./cookies/index.js";
-export * as echo from "./echo/index.js";
 export * as files from "./files/index.js";
-export * as formats from "./formats/index.js";
 export * as forms from "./forms/index.js";
-export * as go from "./go/index.js";
-export * as headers from "./headers/index.js";
 export * as jobs from "./jobs/index.js";
-export * as limits from "./limits/index.js";
 export * as moderation from "./moderation/index.js";
 export * as numbers from "./numbers/index.js";
-export * as patterns from "./patterns/index.js";
-export * as query from "./query/index.js";
 export * as reading from "./reading/index.js";
-export * as streamed from "./streamed/index.js";
 export * as streams from "./streams/index.js";
 export * as text from "./text/index.js";
-export * as ticks from "./ticks/index.js";
 export * as trees from "./trees/index.js";
 export * as uploads from "./uploads/index.js";
+import * as $runtime from "../../runtime.js";
+import type { ChatEcho, ChatJoin, ChatLine, Everything, EverythingInput, FileConditions, Filter, Formats, Limits, Patterns, Session, Tenant, Tick, TickCount } from "../../structures.js";
+
+/**
+ * Answers what it was sent.
+ *
+ * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
+ * @throws {HttpError} 408 The body did not arrive within the time allowed.
+ * @throws {HttpError} 413 The body is larger than the limit.
+ * @throws {HttpError} 415 The body is not `application/json`.
+ * @controller Kitchen.echo
+ * @path PUT /kitchen/echo
+ */
+export async function echo(
+  connection: $runtime.IConnection,
+  input: echo.Input,
+): Promise<echo.Output> {
+  return (await $runtime.call(connection, echo.METADATA, echo.path(), {
+    params: [],
+    body: input,
+  })) as echo.Output;
+}
+
+export namespace echo {
+  export type Input = EverythingInput;
+  export type Output = Everything;
+  /** The statuses of the documented errors. */
+  export type ErrorStatus = 400 | 408 | 413 | 415;
+  /** The documented errors, as `HttpError`s. */
+  export type Error = $runtime.HttpError<ErrorStatus>;
+  /** What `propagate` answers. */
+  export type Propagation = $runtime.Propagation<200, Output, ErrorStatus>;
+
+  export const METADATA = {
+    "body": {
+      "e": "Everything",
+      "k": "ref",
+      "ref": "Everything"
+    },
+    "errors": [
+      400,
+      408,
+      413,
+      415
+    ],
+    "headers": null,
+    "method": "PUT",
+    "params": [],
+    "path": "/kitchen/echo",
+    "query": null,
+    "response": {
+      "e": "Everything",
+      "k": "ref",
+      "ref": "Everything"
+    },
+    "status": 200
+  } as const satisfies $runtime.RouteMetadata;
+
+  /** The path of a call, parameters URI-encoded. */
+  export function path(): string {
+    return `/kitchen/echo`;
+  }
+
+  /** Like `echo`, but documented errors are answered, not thrown. */
+  export async function propagate(
+    connection: $runtime.IConnection,
+    input: echo.Input,
+  ): Promise<Propagation> {
+    return (await $runtime.propagate(connection, METADATA, path(), {
+      params: [],
+      body: input,
+    })) as Propagation;
+  }
+}
+
+/**
+ * Answers the limits it was sent.
+ *
+ * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
+ * @throws {HttpError} 408 The body did not arrive within the time allowed.
+ * @throws {HttpError} 413 The body is larger than the limit.
+ * @throws {HttpError} 415 The body is not `application/json`.
+ * @controller Kitchen.limits
+ * @path PUT /kitchen/limits
+ */
+export async function limits(
+  connection: $runtime.IConnection,
+  input: limits.Input,
+): Promise<limits.Output> {
+  return (await $runtime.call(connection, limits.METADATA, limits.path(), {
+    params: [],
+    body: input,
+  })) as limits.Output;
+}
+
+export namespace limits {
+  export type Input = Limits;
+  export type Output = Limits;
+  /** The statuses of the documented errors. */
+  export type ErrorStatus = 400 | 408 | 413 | 415;
+  /** The documented errors, as `HttpError`s. */
+  export type Error = $runtime.HttpError<ErrorStatus>;
+  /** What `propagate` answers. */
+  export type Propagation = $runtime.Propagation<200, Output, ErrorStatus>;
+
+  export const METADATA = {
+    "body": {
+      "e": "Limits",
+      "k": "ref",
+      "ref": "Limits"
+    },
+    "errors": [
+      400,
+      408,
+      413,
+      415
+    ],
+    "headers": null,
+    "method": "PUT",
+    "params": [],
+    "path": "/kitchen/limits",
+    "query": null,
+    "response": {
+      "e": "Limits",
+      "k": "ref",
+      "ref": "Limits"
+    },
+    "status": 200
+  } as const satisfies $runtime.RouteMetadata;
+
+  /** The path of a call, parameters URI-encoded. */
+  export function path(): string {
+    return `/kitchen/limits`;
+  }
+
+  /** Like `limits`, but documented errors are answered, not thrown. */
+  export async function propagate(
+    connection: $runtime.IConnection,
+    input: limits.Input,
+  ): Promise<Propagation> {
+    return (await $runtime.propagate(connection, METADATA, path(), {
+      params: [],
+      body: input,
+    })) as Propagation;
+  }
+}
+
+/**
+ * Answers the formatted strings it was sent.
+ *
+ * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
+ * @throws {HttpError} 408 The body did not arrive within the time allowed.
+ * @throws {HttpError} 413 The body is larger than the limit.
+ * @throws {HttpError} 415 The body is not `application/json`.
+ * @controller Kitchen.formats
+ * @path PUT /kitchen/formats
+ */
+export async function formats(
+  connection: $runtime.IConnection,
+  input: formats.Input,
+): Promise<formats.Output> {
+  return (await $runtime.call(connection, formats.METADATA, formats.path(), {
+    params: [],
+    body: input,
+  })) as formats.Output;
+}
+
+export namespace formats {
+  export type Input = Formats;
+  export type Output = Formats;
+  /** The statuses of the documented errors. */
+  export type ErrorStatus = 400 | 408 | 413 | 415;
+  /** The documented errors, as `HttpError`s. */
+  export type Error = $runtime.HttpError<ErrorStatus>;
+  /** What `propagate` answers. */
+  export type Propagation = $runtime.Propagation<200, Output, ErrorStatus>;
+
+  export const METADATA = {
+    "body": {
+      "e": "Formats",
+      "k": "ref",
+      "ref": "Formats"
+    },
+    "errors": [
+      400,
+      408,
+      413,
+      415
+    ],
+    "headers": null,
+    "method": "PUT",
+    "params": [],
+    "path": "/kitchen/formats",
+    "query": null,
+    "response": {
+      "e": "Formats",
+      "k": "ref",
+      "ref": "Formats"
+    },
+    "status": 200
+  } as const satisfies $runtime.RouteMetadata;
+
+  /** The path of a call, parameters URI-encoded. */
+  export function path(): string {
+    return `/kitchen/formats`;
+  }
+
+  /** Like `formats`, but documented errors are answered, not thrown. */
+  export async function propagate(
+    connection: $runtime.IConnection,
+    input: formats.Input,
+  ): Promise<Propagation> {
+    return (await $runtime.propagate(connection, METADATA, path(), {
+      params: [],
+      body: input,
+    })) as Propagation;
+  }
+}
+
+/**
+ * Answers the patterned strings it was sent.
+ *
+ * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
+ * @throws {HttpError} 408 The body did not arrive within the time allowed.
+ * @throws {HttpError} 413 The body is larger than the limit.
+ * @throws {HttpError} 415 The body is not `application/json`.
+ * @controller Kitchen.patterns
+ * @path PUT /kitchen/patterns
+ */
+export async function patterns(
+  connection: $runtime.IConnection,
+  input: patterns.Input,
+): Promise<patterns.Output> {
+  return (await $runtime.call(connection, patterns.METADATA, patterns.path(), {
+    params: [],
+    body: input,
+  })) as patterns.Output;
+}
+
+export namespace patterns {
+  export type Input = Patterns;
+  export type Output = Patterns;
+  /** The statuses of the documented errors. */
+  export type ErrorStatus = 400 | 408 | 413 | 415;
+  /** The documented errors, as `HttpError`s. */
+  export type Error = $runtime.HttpError<ErrorStatus>;
+  /** What `propagate` answers. */
+  export type Propagation = $runtime.Propagation<200, Output, ErrorStatus>;
+
+  export const METADATA = {
+    "body": {
+      "e": "Patterns",
+      "k": "ref",
+      "ref": "Patterns"
+    },
+    "errors": [
+      400,
+      408,
+      413,
+      415
+    ],
+    "headers": null,
+    "method": "PUT",
+    "params": [],
+    "path": "/kitchen/patterns",
+    "query": null,
+    "response": {
+      "e": "Patterns",
+      "k": "ref",
+      "ref": "Patterns"
+    },
+    "status": 200
+  } as const satisfies $runtime.RouteMetadata;
+
+  /** The path of a call, parameters URI-encoded. */
+  export function path(): string {
+    return `/kitchen/patterns`;
+  }
+
+  /** Like `patterns`, but documented errors are answered, not thrown. */
+  export async function propagate(
+    connection: $runtime.IConnection,
+    input: patterns.Input,
+  ): Promise<Propagation> {
+    return (await $runtime.propagate(connection, METADATA, path(), {
+      params: [],
+      body: input,
+    })) as Propagation;
+  }
+}
+
+/**
+ * Ticks `count` events named `tick`, after the last one the client saw (`Last-Event-ID`), then ends.
+ *
+ * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
+ * @controller Kitchen.ticks
+ * @path GET /kitchen/ticks
+ */
+export async function ticks(
+  connection: $runtime.IConnection,
+  query: ticks.Query,
+): Promise<ticks.Output> {
+  return (await $runtime.call(connection, ticks.METADATA, ticks.path(), {
+    params: [],
+    query: query,
+  })) as ticks.Output;
+}
+
+export namespace ticks {
+  export type Query = TickCount;
+  export type Output = $runtime.EventStream<Tick>;
+  /** The statuses of the documented errors. */
+  export type ErrorStatus = 400;
+  /** The documented errors, as `HttpError`s. */
+  export type Error = $runtime.HttpError<ErrorStatus>;
+  /** What `propagate` answers. */
+  export type Propagation = $runtime.Propagation<200, Output, ErrorStatus>;
+
+  export const METADATA = {
+    "answers": [
+      {
+        "kind": "events",
+        "schema": {
+          "e": "Tick",
+          "k": "ref",
+          "ref": "Tick"
+        },
+        "status": 200
+      }
+    ],
+    "body": null,
+    "errors": [
+      400
+    ],
+    "headers": null,
+    "method": "GET",
+    "params": [],
+    "path": "/kitchen/ticks",
+    "query": {
+      "e": "TickCount",
+      "k": "ref",
+      "ref": "TickCount"
+    },
+    "response": null,
+    "status": 200
+  } as const satisfies $runtime.RouteMetadata;
+
+  /** The path of a call, parameters URI-encoded. */
+  export function path(): string {
+    return `/kitchen/ticks`;
+  }
+
+  /** Like `ticks`, but documented errors are answered, not thrown. */
+  export async function propagate(
+    connection: $runtime.IConnection,
+    query: ticks.Query,
+  ): Promise<Propagation> {
+    return (await $runtime.propagate(connection, METADATA, path(), {
+      params: [],
+      query: query,
+    })) as Propagation;
+  }
+}
+
+/**
+ * Chats in a room: every line comes back as the room hears it (with the tenant of the handshake's headers), until the client closes or says `bye`. A line over 1 KiB closes the socket with 1009, a refused one with 1007.
+ *
+ * Opens a WebSocket: `send` a `ClientMessage`, iterate over each `ServerMessage`
+ * (checked against its type), `close()` when done. The server closes it with
+ * 1007 for a message it refuses, 1009 for one over its size limit, 1001 when it
+ * is idle or shuts down: the iteration then throws `SocketClosedError`.
+ *
+ * @param room `string`
+ * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path. The WebSocket handshake is malformed.
+ * @throws {HttpError} 426 The request is not a WebSocket handshake over HTTP/1.1 (or asks for a version other than 13).
+ * @controller Kitchen.chat
+ * @path GET /kitchen/chat/:room
+ */
+export async function chat(
+  connection: $runtime.IConnection,
+  room: string,
+  headers: chat.Headers,
+  query: chat.Query,
+): Promise<chat.Output> {
+  return (await $runtime.connect(connection, chat.METADATA, chat.path(room), {
+    params: [room],
+    headers: headers, query: query,
+  })) as chat.Output;
+}
+
+export namespace chat {
+  export type Headers = Tenant;
+  export type Query = ChatJoin;
+  /** What the client sends. */
+  export type ClientMessage = ChatLine;
+  /** What the server sends. */
+  export type ServerMessage = ChatEcho;
+  export type Output = $runtime.Socket<ClientMessage, ServerMessage>;
+  /** The statuses of the documented errors of the handshake. */
+  export type ErrorStatus = 400 | 426;
+  /** The documented errors, as `HttpError`s. */
+  export type Error = $runtime.HttpError<ErrorStatus>;
+
+  export const METADATA = {
+    "body": null,
+    "errors": [
+      400,
+      426
+    ],
+    "headers": {
+      "e": "Tenant",
+      "k": "ref",
+      "ref": "Tenant"
+    },
+    "method": "GET",
+    "params": [
+      {
+        "name": "room",
+        "schema": {
+          "e": "string",
+          "k": "string"
+        }
+      }
+    ],
+    "path": "/kitchen/chat/:room",
+    "query": {
+      "e": "ChatJoin",
+      "k": "ref",
+      "ref": "ChatJoin"
+    },
+    "response": null,
+    "status": 101,
+    "websocket": {
+      "client": {
+        "e": "ChatLine",
+        "k": "ref",
+        "ref": "ChatLine"
+      },
+      "server": {
+        "e": "ChatEcho",
+        "k": "ref",
+        "ref": "ChatEcho"
+      }
+    }
+  } as const satisfies $runtime.RouteMetadata;
+
+  /** The path of a call, parameters URI-encoded. */
+  export function path(room: string): string {
+    return `/kitchen/chat/${encodeURIComponent(String(room))}`;
+  }
+}
+
+/**
+ * Answers the query it read.
+ *
+ * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
+ * @controller Kitchen.query
+ * @path GET /kitchen/query
+ */
+export async function query(
+  connection: $runtime.IConnection,
+  query_: query.Query,
+): Promise<query.Output> {
+  return (await $runtime.call(connection, query.METADATA, query.path(), {
+    params: [],
+    query: query_,
+  })) as query.Output;
+}
+
+export namespace query {
+  export type Query = Filter;
+  export type Output = Filter;
+  /** The statuses of the documented errors. */
+  export type ErrorStatus = 400;
+  /** The documented errors, as `HttpError`s. */
+  export type Error = $runtime.HttpError<ErrorStatus>;
+  /** What `propagate` answers. */
+  export type Propagation = $runtime.Propagation<200, Output, ErrorStatus>;
+
+  export const METADATA = {
+    "body": null,
+    "errors": [
+      400
+    ],
+    "headers": null,
+    "method": "GET",
+    "params": [],
+    "path": "/kitchen/query",
+    "query": {
+      "e": "Filter",
+      "k": "ref",
+      "ref": "Filter"
+    },
+    "response": {
+      "e": "Filter",
+      "k": "ref",
+      "ref": "Filter"
+    },
+    "status": 200
+  } as const satisfies $runtime.RouteMetadata;
+
+  /** The path of a call, parameters URI-encoded. */
+  export function path(): string {
+    return `/kitchen/query`;
+  }
+
+  /** Like `query`, but documented errors are answered, not thrown. */
+  export async function propagate(
+    connection: $runtime.IConnection,
+    query_: query.Query,
+  ): Promise<Propagation> {
+    return (await $runtime.propagate(connection, METADATA, path(), {
+      params: [],
+      query: query_,
+    })) as Propagation;
+  }
+}
+
+/**
+ * Answers the headers it read.
+ *
+ * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
+ * @controller Kitchen.headers
+ * @path GET /kitchen/headers
+ */
+export async function headers(
+  connection: $runtime.IConnection,
+  headers_: headers.Headers,
+): Promise<headers.Output> {
+  return (await $runtime.call(connection, headers.METADATA, headers.path(), {
+    params: [],
+    headers: headers_,
+  })) as headers.Output;
+}
+
+export namespace headers {
+  export type Headers = Tenant;
+  export type Output = Tenant;
+  /** The statuses of the documented errors. */
+  export type ErrorStatus = 400;
+  /** The documented errors, as `HttpError`s. */
+  export type Error = $runtime.HttpError<ErrorStatus>;
+  /** What `propagate` answers. */
+  export type Propagation = $runtime.Propagation<200, Output, ErrorStatus>;
+
+  export const METADATA = {
+    "body": null,
+    "errors": [
+      400
+    ],
+    "headers": {
+      "e": "Tenant",
+      "k": "ref",
+      "ref": "Tenant"
+    },
+    "method": "GET",
+    "params": [],
+    "path": "/kitchen/headers",
+    "query": null,
+    "response": {
+      "e": "Tenant",
+      "k": "ref",
+      "ref": "Tenant"
+    },
+    "status": 200
+  } as const satisfies $runtime.RouteMetadata;
+
+  /** The path of a call, parameters URI-encoded. */
+  export function path(): string {
+    return `/kitchen/headers`;
+  }
+
+  /** Like `headers`, but documented errors are answered, not thrown. */
+  export async function propagate(
+    connection: $runtime.IConnection,
+    headers_: headers.Headers,
+  ): Promise<Propagation> {
+    return (await $runtime.propagate(connection, METADATA, path(), {
+      params: [],
+      headers: headers_,
+    })) as Propagation;
+  }
+}
+
+/**
+ * A text file streamed from disk: `Range` asks for a part of it, `If-None-Match` with its `ETag` gets `304`.
+ *
+ * @throws {HttpError} 416 The `Range` starts beyond the file's end; `Content-Range: bytes *\/<length>` gives the length.
+ * @controller Kitchen.streamed
+ * @path GET /kitchen/streamed
+ */
+export async function streamed(
+  connection: $runtime.IConnection,
+  headers: streamed.Headers,
+): Promise<streamed.Output> {
+  return (await $runtime.call(connection, streamed.METADATA, streamed.path(), {
+    params: [],
+    headers: headers,
+  })) as streamed.Output;
+}
+
+export namespace streamed {
+  export type Headers = FileConditions;
+  export type Output = Uint8Array | undefined;
+  /** The statuses of the documented errors. */
+  export type ErrorStatus = 416;
+  /** The documented errors, as `HttpError`s. */
+  export type Error = $runtime.HttpError<ErrorStatus>;
+  /** What `propagate` answers. */
+  export type Propagation =
+    | $runtime.Success<200, Uint8Array>
+    | $runtime.Success<206, Uint8Array>
+    | $runtime.Success<304, undefined>
+    | $runtime.Failure<ErrorStatus>;
+
+  export const METADATA = {
+    "answers": [
+      {
+        "kind": "bytes",
+        "status": 200
+      },
+      {
+        "kind": "bytes",
+        "status": 206
+      },
+      {
+        "kind": "empty",
+        "status": 304
+      }
+    ],
+    "body": null,
+    "errors": [
+      416
+    ],
+    "headers": {
+      "e": "FileConditions",
+      "k": "ref",
+      "ref": "FileConditions"
+    },
+    "method": "GET",
+    "params": [],
+    "path": "/kitchen/streamed",
+    "query": null,
+    "response": null,
+    "status": 200
+  } as const satisfies $runtime.RouteMetadata;
+
+  /** The path of a call, parameters URI-encoded. */
+  export function path(): string {
+    return `/kitchen/streamed`;
+  }
+
+  /** Like `streamed`, but documented errors are answered, not thrown. */
+  export async function propagate(
+    connection: $runtime.IConnection,
+    headers: streamed.Headers,
+  ): Promise<Propagation> {
+    return (await $runtime.propagate(connection, METADATA, path(), {
+      params: [],
+      headers: headers,
+    })) as Propagation;
+  }
+}
+
+/**
+ * Answers the cookies it read.
+ *
+ * `cookies` are sent in a `Cookie` header. A browser's `fetch` drops that
+ * header (it is forbidden) and sends the browser's own cookies instead.
+ *
+ * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
+ * @controller Kitchen.cookies
+ * @path GET /kitchen/cookies
+ */
+export async function cookies(
+  connection: $runtime.IConnection,
+  cookies_: cookies.Cookies,
+): Promise<cookies.Output> {
+  return (await $runtime.call(connection, cookies.METADATA, cookies.path(), {
+    params: [],
+    cookies: cookies_,
+  })) as cookies.Output;
+}
+
+export namespace cookies {
+  export type Cookies = Session;
+  export type Output = Session;
+  /** The statuses of the documented errors. */
+  export type ErrorStatus = 400;
+  /** The documented errors, as `HttpError`s. */
+  export type Error = $runtime.HttpError<ErrorStatus>;
+  /** What `propagate` answers. */
+  export type Propagation = $runtime.Propagation<200, Output, ErrorStatus>;
+
+  export const METADATA = {
+    "body": null,
+    "cookies": {
+      "e": "Session",
+      "k": "ref",
+      "ref": "Session"
+    },
+    "errors": [
+      400
+    ],
+    "headers": null,
+    "method": "GET",
+    "params": [],
+    "path": "/kitchen/cookies",
+    "query": null,
+    "response": {
+      "e": "Session",
+      "k": "ref",
+      "ref": "Session"
+    },
+    "status": 200
+  } as const satisfies $runtime.RouteMetadata;
+
+  /** The path of a call, parameters URI-encoded. */
+  export function path(): string {
+    return `/kitchen/cookies`;
+  }
+
+  /** Like `cookies`, but documented errors are answered, not thrown. */
+  export async function propagate(
+    connection: $runtime.IConnection,
+    cookies_: cookies.Cookies,
+  ): Promise<Propagation> {
+    return (await $runtime.propagate(connection, METADATA, path(), {
+      params: [],
+      cookies: cookies_,
+    })) as Propagation;
+  }
+}
+
+/**
+ * Sends the client to the file named by the text.
+ *
+ * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
+ * @throws {HttpError} 408 The body did not arrive within the time allowed.
+ * @throws {HttpError} 413 The body is larger than the limit.
+ * @throws {HttpError} 415 The body is not `text/plain`.
+ * @controller Kitchen.go
+ * @path POST /kitchen/go
+ */
+export async function go(
+  connection: $runtime.IConnection,
+  input: go.Input,
+): Promise<go.Output> {
+  return (await $runtime.call(connection, go.METADATA, go.path(), {
+    params: [],
+    body: input,
+  })) as go.Output;
+}
+
+export namespace go {
+  export type Input = string;
+  export type Output = $runtime.Redirect<303>;
+  /** The statuses of the documented errors. */
+  export type ErrorStatus = 400 | 408 | 413 | 415;
+  /** The documented errors, as `HttpError`s. */
+  export type Error = $runtime.HttpError<ErrorStatus>;
+  /** What `propagate` answers. */
+  export type Propagation = $runtime.Propagation<303, Output, ErrorStatus>;
+
+  export const METADATA = {
+    "answers": [
+      {
+        "kind": "redirect",
+        "status": 303
+      }
+    ],
+    "body": {
+      "e": "string",
+      "k": "string"
+    },
+    "encoding": "text",
+    "errors": [
+      400,
+      408,
+      413,
+      415
+    ],
+    "headers": null,
+    "method": "POST",
+    "params": [],
+    "path": "/kitchen/go",
+    "query": null,
+    "response": null,
+    "status": 303
+  } as const satisfies $runtime.RouteMetadata;
+
+  /** The path of a call, parameters URI-encoded. */
+  export function path(): string {
+    return `/kitchen/go`;
+  }
+
+  /** Like `go`, but documented errors are answered, not thrown. */
+  export async function propagate(
+    connection: $runtime.IConnection,
+    input: go.Input,
+  ): Promise<Propagation> {
+    return (await $runtime.propagate(connection, METADATA, path(), {
+      params: [],
+      body: input,
+    })) as Propagation;
+  }
+}
