@@ -87,6 +87,7 @@ compile_error!(
 mod app;
 mod body;
 pub mod cli;
+mod cross_origin;
 mod describe;
 mod dispatch;
 mod dto;
@@ -109,6 +110,7 @@ pub mod ws;
 
 pub use app::{App, AppBuilder, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT};
 pub use body::{Body, BoxError, Response};
+pub use cross_origin::CrossOrigin;
 pub use describe::manifest;
 pub use describe::{
     ContentKind, ContentManifest, ErrorMeta, HeaderManifest, HttpMethod, InputKind, InputMeta,
@@ -134,8 +136,8 @@ pub use request::{RequestBody, RequestContext};
 #[cfg(feature = "askama")]
 pub use response::Html;
 pub use response::{
-    Created, Download, HandlerError, IntoResponse, Json, Redirect, Reply, SameSite, SetCookie,
-    StreamedFile,
+    Created, Download, HandlerError, HtmlHeaders, IntoResponse, Json, Redirect, Reply, SameSite,
+    SetCookie, StreamedFile,
 };
 pub use route::{Controller, Route};
 pub use router::BuildError;

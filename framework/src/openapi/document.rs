@@ -28,7 +28,8 @@ use crate::{
         ContentKind, HttpMethod, RouteMeta,
         manifest::{
             ApiManifest, ContentManifest, ManifestError, PROBLEM_TYPE, ResponseManifest,
-            RouteManifest, SecurityKindManifest, SecuritySchemeManifest, WebSocketManifest,
+            RouteManifest, SecurityKindManifest, SecuritySchemeManifest, Unanswered,
+            WebSocketManifest,
         },
     },
     error::{AnswersErrors, PROBLEM_JSON},
@@ -139,14 +140,15 @@ impl OpenApiDocument {
     /// # Errors
     /// Two different types whose names make the same identifier.
     pub fn manifest(&self) -> Result<ApiManifest, ManifestError> {
-        self.manifest_answering(None)
+        self.manifest_answering(None, &|_, _| false)
     }
 
     /// [`OpenApiDocument::manifest`] for an app whose errors `errors`
-    /// answers.
+    /// answers, and which never answers the refusals `unanswered` names.
     pub(crate) fn manifest_answering(
         &self,
         errors: Option<&dyn AnswersErrors>,
+        unanswered: Unanswered<'_>,
     ) -> Result<ApiManifest, ManifestError> {
         ApiManifest::answering(
             &self.title,
@@ -154,6 +156,7 @@ impl OpenApiDocument {
             self.description.as_deref(),
             self.routes.iter().copied(),
             errors,
+            unanswered,
         )
     }
 

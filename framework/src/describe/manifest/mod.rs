@@ -59,7 +59,7 @@ pub const PROBLEM_TYPE: &str = "Problem";
 /// assert_eq!(create.accessor, ["notes", "create"]);
 /// assert_eq!(manifest.types[0].name, "Note");
 /// let statuses: Vec<u16> = create.errors.iter().map(|error| error.status).collect();
-/// assert_eq!(statuses, [400, 408, 409, 413, 415]);
+/// assert_eq!(statuses, [400, 403, 408, 409, 413, 415]);
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ApiManifest {
@@ -248,6 +248,9 @@ pub struct ErrorManifest {
     pub description: String,
 }
 
+/// Which of a route's refusals its app never answers (by its settings).
+pub(crate) type Unanswered<'a> = &'a dyn Fn(&RouteMeta, &Refusal) -> bool;
+
 impl ApiManifest {
     /// Resolves routes' metadata into a manifest, naming every type once.
     ///
@@ -259,18 +262,20 @@ impl ApiManifest {
         description: Option<&str>,
         routes: impl IntoIterator<Item = &'a RouteMeta>,
     ) -> Result<ApiManifest, ManifestError> {
-        Self::answering(title, version, description, routes, None)
+        Self::answering(title, version, description, routes, None, &|_, _| false)
     }
 
     /// [`ApiManifest::build`] for an app whose errors are answered by
     /// `errors`, its error contract: statuses and the error body as
-    /// answered.
+    /// answered; and which never answers a route the refusals
+    /// `unanswered` names (a bypassed route's `cross_origin_request`).
     pub(crate) fn answering<'a>(
         title: &str,
         version: &str,
         description: Option<&str>,
         routes: impl IntoIterator<Item = &'a RouteMeta>,
         errors: Option<&dyn AnswersErrors>,
+        unanswered: Unanswered<'_>,
     ) -> Result<ApiManifest, ManifestError> {
         let mut registry = Registry::default();
         let mut security_schemes: Vec<SecuritySchemeManifest> = Vec::new();
@@ -279,7 +284,7 @@ impl ApiManifest {
             for scheme in meta.inputs.iter().filter_map(|input| input.security) {
                 add_scheme(&mut security_schemes, scheme)?;
             }
-            let route = RouteManifest::new(meta, &mut registry, errors);
+            let route = RouteManifest::new(meta, &mut registry, errors, unanswered);
             check_files(&route, &registry)?;
             routes_out.push(route);
         }
@@ -322,7 +327,12 @@ impl ApiManifest {
 }
 
 impl RouteManifest {
-    fn new(meta: &RouteMeta, registry: &mut Registry, answers: Option<&dyn AnswersErrors>) -> Self {
+    fn new(
+        meta: &RouteMeta,
+        registry: &mut Registry,
+        answers: Option<&dyn AnswersErrors>,
+        unanswered: Unanswered<'_>,
+    ) -> Self {
         let path_params = meta
             .path_params
             .iter()
@@ -356,7 +366,7 @@ impl RouteManifest {
                 _ => {}
             }
         }
-        let errors = errors(meta, body.as_ref(), answers);
+        let errors = errors(meta, body.as_ref(), answers, unanswered);
         let mut accessor: Vec<String> = meta
             .path
             .split('/')
@@ -440,6 +450,7 @@ fn errors(
     meta: &RouteMeta,
     body: Option<&BodyManifest>,
     answers: Option<&dyn AnswersErrors>,
+    unanswered: Unanswered<'_>,
 ) -> Vec<ErrorManifest> {
     // The status each error is answered with, by the app's contract.
     let answered = |status: u16, refusal: Option<&Refusal>| match answers {
@@ -448,7 +459,11 @@ fn errors(
         None => status,
     };
     let mut errors: BTreeMap<u16, String> = BTreeMap::new();
-    for refused in meta.refusals().iter().filter(|refused| refused.per_route()) {
+    for refused in meta
+        .refusals()
+        .iter()
+        .filter(|refused| refused.per_route() && !unanswered(meta, refused))
+    {
         let description = match body {
             // Which media type is the route's own.
             Some(body) if *refused == refusal::UNSUPPORTED_MEDIA_TYPE => {

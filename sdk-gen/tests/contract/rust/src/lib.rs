@@ -225,6 +225,7 @@ impl<'a> ArticlesApi<'a> {
     /// `POST /articles`
     ///
     /// # Errors
+    /// - [`Error::Api`] 403 ([`ErrorBody`]): A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408 ([`ErrorBody`]): The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413 ([`ErrorBody`]): The body is larger than the limit.
     /// - [`Error::Api`] 415 ([`ErrorBody`]): The body is not `application/json`.
@@ -237,7 +238,7 @@ impl<'a> ArticlesApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             201 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[408, 413, 415, 422])),
+            _ => Err(crate::failure(status, body, &[403, 408, 413, 415, 422])),
         }
     }
 

@@ -459,6 +459,7 @@ impl<'a> KitchenBytesApi<'a> {
     /// `PUT /kitchen/bytes`
     ///
     /// # Errors
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
@@ -469,7 +470,7 @@ impl<'a> KitchenBytesApi<'a> {
         let answer = crate::receive(request).await?;
         match answer.status {
             200 => crate::Answer::bytes(answer),
-            _ => Err(answer.failure(&[408, 413])),
+            _ => Err(answer.failure(&[403, 408, 413])),
         }
     }
 }
@@ -489,6 +490,7 @@ impl<'a> KitchenChatApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path. The WebSocket handshake is malformed.
+    /// - [`Error::Api`] 403: A browser opened this WebSocket from a page of another origin.
     /// - [`Error::Api`] 426: The request is not a WebSocket handshake over HTTP/1.1 (or asks for a version other than 13).
     /// - [`Error::UnexpectedStatus`], [`Error::WebSocket`], [`Error::Transport`] otherwise
     pub async fn chat(
@@ -504,7 +506,7 @@ impl<'a> KitchenChatApi<'a> {
             Some(&crate::query(query)?),
         );
         let request = crate::headers(request, headers)?;
-        crate::connect(request, &[400, 426]).await
+        crate::connect(request, &[400, 403, 426]).await
     }
 }
 
@@ -549,6 +551,7 @@ impl<'a> KitchenEchoApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `application/json`.
@@ -560,7 +563,7 @@ impl<'a> KitchenEchoApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
+            _ => Err(crate::failure(status, body, &[400, 403, 408, 413, 415])),
         }
     }
 }
@@ -607,6 +610,7 @@ impl<'a> KitchenFormatsApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `application/json`.
@@ -618,7 +622,7 @@ impl<'a> KitchenFormatsApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
+            _ => Err(crate::failure(status, body, &[400, 403, 408, 413, 415])),
         }
     }
 }
@@ -636,6 +640,7 @@ impl<'a> KitchenFormsApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `application/x-www-form-urlencoded`.
@@ -647,7 +652,7 @@ impl<'a> KitchenFormsApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             201 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
+            _ => Err(crate::failure(status, body, &[400, 403, 408, 413, 415])),
         }
     }
 }
@@ -667,6 +672,7 @@ impl<'a> KitchenGoApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `text/plain`.
@@ -678,7 +684,7 @@ impl<'a> KitchenGoApi<'a> {
         let answer = crate::receive(request).await?;
         match answer.status {
             303 => answer.redirect(),
-            _ => Err(answer.failure(&[400, 408, 413, 415])),
+            _ => Err(answer.failure(&[400, 403, 408, 413, 415])),
         }
     }
 }
@@ -752,6 +758,7 @@ impl<'a> KitchenLimitsApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `application/json`.
@@ -763,7 +770,7 @@ impl<'a> KitchenLimitsApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
+            _ => Err(crate::failure(status, body, &[400, 403, 408, 413, 415])),
         }
     }
 }
@@ -785,6 +792,7 @@ impl<'a> KitchenModerationApi<'a> {
     /// - [`Error::MissingCredential`] before sending, without the credential
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
     /// - [`Error::Api`] 401: No valid moderator token.
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 404: There is no such thing.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
     pub async fn erase(&self, id: u64) -> Result<(), Error> {
@@ -798,7 +806,7 @@ impl<'a> KitchenModerationApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             204 => crate::empty(status, body),
-            _ => Err(crate::failure(status, body, &[400, 401, 404])),
+            _ => Err(crate::failure(status, body, &[400, 401, 403, 404])),
         }
     }
 }
@@ -845,6 +853,7 @@ impl<'a> KitchenPatternsApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `application/json`.
@@ -856,7 +865,7 @@ impl<'a> KitchenPatternsApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
+            _ => Err(crate::failure(status, body, &[400, 403, 408, 413, 415])),
         }
     }
 }
@@ -970,6 +979,7 @@ impl<'a> KitchenStreamsApi<'a> {
     /// `PUT /kitchen/streams`
     ///
     /// # Errors
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
@@ -980,7 +990,7 @@ impl<'a> KitchenStreamsApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[408, 413])),
+            _ => Err(crate::failure(status, body, &[403, 408, 413])),
         }
     }
 }
@@ -998,6 +1008,7 @@ impl<'a> KitchenTextApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `text/plain`.
@@ -1009,7 +1020,7 @@ impl<'a> KitchenTextApi<'a> {
         let answer = crate::receive(request).await?;
         match answer.status {
             200 => crate::Answer::text(answer),
-            _ => Err(answer.failure(&[400, 408, 413, 415])),
+            _ => Err(answer.failure(&[400, 403, 408, 413, 415])),
         }
     }
 }
@@ -1058,6 +1069,7 @@ impl<'a> KitchenTreesApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `application/json`.
@@ -1069,7 +1081,7 @@ impl<'a> KitchenTreesApi<'a> {
         let answer = crate::receive(request).await?;
         match answer.status {
             201 => answer.created(crate::Answer::json),
-            _ => Err(answer.failure(&[400, 408, 413, 415])),
+            _ => Err(answer.failure(&[400, 403, 408, 413, 415])),
         }
     }
 }
@@ -1087,6 +1099,7 @@ impl<'a> KitchenUploadsApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit. A file is larger than its `max_size`. The form has too many parts.
     /// - [`Error::Api`] 415: The body is not `multipart/form-data`.
@@ -1109,7 +1122,7 @@ impl<'a> KitchenUploadsApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             201 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
+            _ => Err(crate::failure(status, body, &[400, 403, 408, 413, 415])),
         }
     }
 }

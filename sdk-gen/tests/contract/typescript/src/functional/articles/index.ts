@@ -8,6 +8,7 @@ import type { Article, FieldErrors, Moved, NewArticle } from "../../structures.j
 /**
  * Writes an article.
  *
+ * @throws {HttpError} 403 A browser sent this request from a page of another origin. (`data`: `FieldErrors`)
  * @throws {HttpError} 408 The body did not arrive within the time allowed. (`data`: `FieldErrors`)
  * @throws {HttpError} 413 The body is larger than the limit. (`data`: `FieldErrors`)
  * @throws {HttpError} 415 The body is not `application/json`. (`data`: `FieldErrors`)
@@ -29,7 +30,7 @@ export namespace create {
   export type Input = NewArticle;
   export type Output = Article;
   /** The statuses of the documented errors. */
-  export type ErrorStatus = 408 | 413 | 415 | 422;
+  export type ErrorStatus = 403 | 408 | 413 | 415 | 422;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
   /** What `propagate` answers. */
@@ -47,6 +48,7 @@ export namespace create {
       "ref": "FieldErrors"
     },
     "errors": [
+      403,
       408,
       413,
       415,

@@ -15,6 +15,7 @@ import type { ChatEcho, ChatJoin, ChatLine, Tenant } from "../../../structures.j
  *
  * @param room `string`
  * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path. The WebSocket handshake is malformed.
+ * @throws {HttpError} 403 A browser opened this WebSocket from a page of another origin.
  * @throws {HttpError} 426 The request is not a WebSocket handshake over HTTP/1.1 (or asks for a version other than 13).
  * @controller Kitchen.chat
  * @path GET /kitchen/chat/:room
@@ -40,7 +41,7 @@ export namespace chat {
   export type ServerMessage = ChatEcho;
   export type Output = $runtime.Socket<ClientMessage, ServerMessage>;
   /** The statuses of the documented errors of the handshake. */
-  export type ErrorStatus = 400 | 426;
+  export type ErrorStatus = 400 | 403 | 426;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
 
@@ -48,6 +49,7 @@ export namespace chat {
     "body": null,
     "errors": [
       400,
+      403,
       426
     ],
     "headers": {
