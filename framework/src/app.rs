@@ -18,6 +18,7 @@ use crate::observe::{METRICS_ROUTE, Metrics};
 use crate::openapi::{DOCS_ASSET_ROUTE, DOCS_ROUTE, DocsPage};
 use crate::{
     body::{BoxError, Response},
+    cross_origin::CrossOrigin,
     describe::{RouteMeta, StateMeta},
     dispatch::{AnswerHook, Records, ResponseFuture},
     error::{ApiError, ErrorAnswers, ErrorContract, refusal},
@@ -25,6 +26,7 @@ use crate::{
     observe::{Health, HealthEndpoints, HttpMetrics, LIVENESS_ROUTE, READINESS_ROUTE},
     openapi::{Docs, OPENAPI_ROUTE, OpenApiDocument},
     request::{RequestContext, Shared},
+    response::{HtmlHeaders, html_headers::PageHeaders},
     route::{BoxFuture, Controller},
     router::{BuildError, Lookup, Router, describe},
     shutdown::Shutdown,
@@ -41,6 +43,9 @@ type EndpointFn = Box<dyn Fn(RequestContext) -> BoxFuture<Response> + Send + Syn
 struct Endpoint {
     meta: &'static RouteMeta,
     reads_body: bool,
+    /// Whether a request's origin is checked before the handler runs (an
+    /// unsafe method, not bypassed); set by [`AppBuilder::build`].
+    checks_origin: bool,
     call: EndpointFn,
     /// Served by the framework itself (the OpenAPI document, the docs
     /// page, health and metrics), not listed among the app's routes.
@@ -84,6 +89,8 @@ pub struct AppBuilder {
     errors: ErrorAnswers,
     /// The leading path segments routes' names leave out.
     name_prefix: NamePrefix,
+    cross_origin: CrossOrigin,
+    html_headers: Option<HtmlHeaders>,
 }
 
 impl AppBuilder {
@@ -96,6 +103,7 @@ impl AppBuilder {
             self.endpoints.push(Endpoint {
                 meta: route.meta(),
                 reads_body: route.meta().reads_body(),
+                checks_origin: false,
                 call: Box::new(move |cx| handler(Arc::clone(&state), cx)),
                 builtin: false,
                 operation: String::new(),
@@ -224,6 +232,26 @@ impl AppBuilder {
         self
     }
 
+    /// How requests sent by a browser from another site's page are
+    /// refused; by default an unsafe request (`POST`, `PUT`, `PATCH`,
+    /// `DELETE`) gets `403 cross_origin_request` and a WebSocket handshake
+    /// `403 cross_origin_websocket` (see [`CrossOrigin`]). Clients that are
+    /// not browsers are never refused.
+    pub fn cross_origin(mut self, cross_origin: CrossOrigin) -> Self {
+        self.cross_origin = cross_origin;
+        self
+    }
+
+    /// The security headers of the app's HTML pages ([`Html<T>`]
+    /// answers): the scripts and styles its pages may hold, or a policy of
+    /// its own (see [`HtmlHeaders`]).
+    ///
+    /// [`Html<T>`]: crate::response::Html
+    pub fn html_headers(mut self, headers: HtmlHeaders) -> Self {
+        self.html_headers = Some(headers);
+        self
+    }
+
     /// Serves neither `/openapi.json` nor the docs page at `/docs` (which
     /// is served only with the `docs-page` feature, on by default).
     pub fn without_docs(mut self) -> Self {
@@ -282,12 +310,38 @@ impl AppBuilder {
     /// ```
     pub fn build(mut self) -> Result<App, BuildError> {
         self.check_states()?;
+        self.shared.origins = self.cross_origin.prepare(
+            self.endpoints
+                .iter()
+                .filter(|endpoint| !endpoint.builtin)
+                .map(|endpoint| endpoint.meta),
+        )?;
+        for endpoint in &mut self.endpoints {
+            endpoint.checks_origin = !endpoint.builtin && self.cross_origin.checks(endpoint.meta);
+        }
+        let pages = match &self.html_headers {
+            Some(headers) => Some(Arc::new(
+                headers
+                    .prepare()
+                    .map_err(|value| BuildError::InvalidHtmlHeader { value })?,
+            )),
+            None => None,
+        };
         let document = self
             .document
             .take()
             .unwrap_or_else(|| OpenApiDocument::new("API", "0.1.0"))
             .routes(self.endpoints.iter().map(|endpoint| endpoint.meta));
-        let manifest = document.manifest_answering(self.errors.as_deref(), &self.name_prefix)?;
+        let cross_origin = &self.cross_origin;
+        let manifest = document.manifest_answering(
+            self.errors.as_deref(),
+            &self.name_prefix,
+            &|meta, refused| {
+                (*refused == refusal::CROSS_ORIGIN_REQUEST && !cross_origin.checks(meta))
+                    || (*refused == refusal::CROSS_ORIGIN_WEBSOCKET
+                        && !cross_origin.checks_websockets())
+            },
+        )?;
         let docs = if self.serve_docs {
             // The model holds only strings, numbers, maps and arrays.
             let json = document
@@ -336,6 +390,7 @@ impl AppBuilder {
                 manifest,
                 metrics,
                 errors: self.errors,
+                pages,
             }),
         })
     }
@@ -451,6 +506,7 @@ fn builtin(meta: &'static RouteMeta, call: EndpointFn) -> Endpoint {
     Endpoint {
         meta,
         reads_body: false,
+        checks_origin: false,
         call,
         builtin: true,
         operation: String::new(),
@@ -469,6 +525,8 @@ struct AppInner {
     metrics: Option<Arc<HttpMetrics>>,
     /// The error contract; `None` for the problem document.
     errors: ErrorAnswers,
+    /// The headers of HTML pages; `None` for the defaults `Html` sets.
+    pages: Option<Arc<PageHeaders>>,
 }
 
 /// An application: its route table is built once and shared, so cloning an
@@ -518,6 +576,7 @@ impl App {
                 body_timeout: DEFAULT_BODY_TIMEOUT,
                 states: Default::default(),
                 shutdown: Shutdown::new(),
+                origins: Default::default(),
                 #[cfg(feature = "ws")]
                 sockets: Default::default(),
             },
@@ -529,6 +588,8 @@ impl App {
             metrics: None,
             errors: None,
             name_prefix: NamePrefix::default(),
+            cross_origin: CrossOrigin::new(),
+            html_headers: None,
         }
     }
 
@@ -670,6 +731,11 @@ impl App {
             }
         };
         let endpoint = &self.inner.endpoints[index];
+        if endpoint.checks_origin
+            && let Err(refused) = self.inner.shared.origins.check_unsafe(&parts)
+        {
+            return self.refused(Some(index), &parts, refused.into_response(), hook);
+        }
         let span = request_span(&parts, &endpoint.operation);
         let observed = self
             .inner
@@ -687,12 +753,14 @@ impl App {
             observed,
             hook,
             errors: self.inner.errors.clone(),
+            pages: self.inner.pages.clone(),
         };
         ResponseFuture::start(endpoint.meta, head, records, || (endpoint.call)(cx))
     }
 
     /// Answers a request that no handler runs for: no route, a method the
-    /// path does not allow, `OPTIONS`, a path value that is not UTF-8.
+    /// path does not allow, `OPTIONS`, a path value that is not UTF-8, a
+    /// cross-origin request.
     fn refused<H: AnswerHook>(
         &self,
         endpoint: Option<usize>,
@@ -712,6 +780,7 @@ impl App {
             observed,
             hook,
             errors: self.inner.errors.clone(),
+            pages: None,
         };
         ResponseFuture::ready(response, records)
     }

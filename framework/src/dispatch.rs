@@ -15,6 +15,7 @@ use std::{
     future::Future,
     panic::{AssertUnwindSafe, catch_unwind},
     pin::Pin,
+    sync::Arc,
     task::{Context, Poll},
 };
 
@@ -23,6 +24,7 @@ use crate::{
     describe::RouteMeta,
     error::{ApiError, ErrorAnswers, answer_error, refusal},
     observe::Observed,
+    response::html_headers::{HtmlPage, PageHeaders},
     route::BoxFuture,
 };
 
@@ -61,6 +63,8 @@ pub struct ResponseFuture<H = ()> {
     hook: Option<H>,
     /// The app's error contract, which writes error answers' bodies.
     errors: ErrorAnswers,
+    /// The app's headers of HTML pages; `None` for those `Html` set.
+    pages: Option<Arc<PageHeaders>>,
 }
 
 /// What is recorded of a request besides its answer.
@@ -69,6 +73,7 @@ pub(crate) struct Records<H> {
     pub(crate) observed: Option<Observed>,
     pub(crate) hook: H,
     pub(crate) errors: ErrorAnswers,
+    pub(crate) pages: Option<Arc<PageHeaders>>,
 }
 
 enum State {
@@ -92,6 +97,7 @@ impl<H: AnswerHook> ResponseFuture<H> {
             observed: records.observed,
             hook: Some(records.hook),
             errors: records.errors,
+            pages: records.pages,
         }
     }
 
@@ -109,6 +115,7 @@ impl<H: AnswerHook> ResponseFuture<H> {
             observed,
             hook,
             errors,
+            pages,
         } = records;
         let started = match &span {
             Some(span) => span.in_scope(|| catch_unwind(AssertUnwindSafe(start))),
@@ -128,6 +135,7 @@ impl<H: AnswerHook> ResponseFuture<H> {
             observed,
             hook: Some(hook),
             errors,
+            pages,
         }
     }
 }
@@ -150,11 +158,16 @@ impl<H: AnswerHook> Future for ResponseFuture<H> {
             }
             None => std::task::ready!(this.state.poll_answer(cx)),
         };
-        let response = if response.body().is_deferred() {
+        let mut response = if response.body().is_deferred() {
             answer_error(response, &this.errors)
         } else {
             response
         };
+        if let Some(pages) = &this.pages
+            && response.extensions().get::<HtmlPage>().is_some()
+        {
+            pages.apply(response.headers_mut());
+        }
         let status = response.status();
         if let Some(span) = &this.span {
             span.record("status", status.as_u16());

@@ -125,6 +125,7 @@ mod body;
 #[cfg(feature = "cli")]
 #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
 pub mod cli;
+mod cross_origin;
 mod describe;
 mod dispatch;
 mod dto;
@@ -149,6 +150,7 @@ pub mod ws;
 
 pub use app::{App, AppBuilder, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT};
 pub use body::{Body, BoxError, Response};
+pub use cross_origin::CrossOrigin;
 pub use describe::manifest;
 pub use describe::{
     ContentKind, ContentManifest, ErrorMeta, HeaderManifest, HeaderMeta, HttpMethod, InputKind,
@@ -181,8 +183,8 @@ pub use request::{RequestBody, RequestContext};
 #[cfg_attr(docsrs, doc(cfg(feature = "askama")))]
 pub use response::Html;
 pub use response::{
-    Created, Download, HandlerError, IntoResponse, Json, Redirect, Reply, SameSite, SetCookie,
-    StreamedFile,
+    Created, Download, HandlerError, HtmlHeaders, IntoResponse, Json, Redirect, Reply, SameSite,
+    SetCookie, StreamedFile,
 };
 pub use route::{Controller, Route};
 pub use router::BuildError;

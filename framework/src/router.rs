@@ -47,6 +47,31 @@ pub enum BuildError {
         /// reverse.
         registered: Option<String>,
     },
+    /// An origin given to [`CrossOrigin::trust`](crate::CrossOrigin::trust)
+    /// is not `scheme://host[:port]`.
+    #[error(
+        "cross-origin protection: `{origin}` is not an origin; write a scheme and a host, `https://app.example.com`"
+    )]
+    InvalidOrigin {
+        /// The origin as given.
+        origin: String,
+    },
+    /// A route given to [`CrossOrigin::bypass`](crate::CrossOrigin::bypass)
+    /// is not one of the app's.
+    #[error(
+        "cross-origin protection: the bypass {route} names no route of the app; write the method and the path as the manifest does (`/hooks/:id`)"
+    )]
+    UnknownBypass {
+        /// The method and path as given: `POST /hooks/:id`.
+        route: String,
+    },
+    /// A header given to [`HtmlHeaders`](crate::HtmlHeaders) is not a
+    /// header value (a line break, a byte that is not visible ASCII).
+    #[error("HTML page headers: {value:?} is not a header value")]
+    InvalidHtmlHeader {
+        /// The value as given.
+        value: String,
+    },
 }
 
 /// What [`BuildError::MissingState`] says: what is missing, where, and what

@@ -20,7 +20,7 @@ pub mod store;
 
 use std::{net::SocketAddr, time::Duration};
 
-use framework::{App, BuildError, Health, Metrics, Server, openapi::OpenApiDocument};
+use framework::{App, BuildError, Health, HtmlHeaders, Metrics, Server, openapi::OpenApiDocument};
 
 pub use attachments::{AttachmentConfig, Attachments, BbsArticleFilesController};
 pub use controller::BbsArticlesController;
@@ -74,7 +74,17 @@ pub fn app_with_attachments(
         .state(attachments.form_limits())
         .health(health(&store))
         .metrics(metrics(&store))
+        .html_headers(page_headers())
         .build()
+}
+
+/// The pages' security headers: the framework's defaults (no inline
+/// script or style runs, no framing, `nosniff`), with the pages' own style
+/// and the section page's script allowed by their hashes.
+pub fn page_headers() -> HtmlHeaders {
+    HtmlHeaders::new()
+        .allow_style(pages::views::STYLE)
+        .allow_script(pages::views::SECTION_SCRIPT)
 }
 
 /// How long the readiness check may wait for the database.

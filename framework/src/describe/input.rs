@@ -34,6 +34,7 @@ const HANDSHAKE: &[Refusal] = &[
     refusal::UPGRADE_REQUIRED,
     refusal::UNSUPPORTED_WEBSOCKET_VERSION,
     refusal::INVALID_WEBSOCKET_HANDSHAKE,
+    refusal::CROSS_ORIGIN_WEBSOCKET,
 ];
 
 /// Which part of the request an input reads.

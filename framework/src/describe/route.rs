@@ -226,10 +226,13 @@ impl RouteMeta {
 
     /// Every refusal of the framework's that this route may answer, each
     /// once, in declaration order: its path parameters' (`invalid_path_parameter`),
-    /// its inputs' ([`InputMeta::refusals`]), and `invalid_request` when
+    /// its inputs' ([`InputMeta::refusals`]), `invalid_request` when
     /// two or more of them validate (their issues are then reported
-    /// together). The manifest documents these (those that are
-    /// [`per_route`](Refusal::per_route)).
+    /// together), and `cross_origin_request` when its method is unsafe
+    /// (not `GET`; see [`CrossOrigin`](crate::CrossOrigin)). The manifest
+    /// documents these (those that are [`per_route`](Refusal::per_route)),
+    /// except those the app never answers on this route (a bypassed
+    /// route's `cross_origin_request`).
     ///
     /// ```
     /// use framework::{prelude::*, refusal};
@@ -262,10 +265,16 @@ impl RouteMeta {
         } else {
             &[]
         };
+        let unsafe_method: &[Refusal] = if self.method == HttpMethod::Get {
+            &[]
+        } else {
+            &[refusal::CROSS_ORIGIN_REQUEST]
+        };
         let raised: Vec<Refusal> = params
             .iter()
             .chain(self.inputs.iter().flat_map(|input| input.refusals))
             .chain(combined)
+            .chain(unsafe_method)
             .copied()
             .collect();
         refusal::ALL

@@ -97,7 +97,7 @@ use crate::{
 /// // Documented as answered: `422` with the app's body, and no `400`.
 /// let route = &app.manifest().routes[0];
 /// let statuses: Vec<u16> = route.errors.iter().map(|error| error.status).collect();
-/// assert_eq!(statuses, [408, 413, 415, 422]);
+/// assert_eq!(statuses, [403, 408, 413, 415, 422]);
 /// assert!(app.manifest().error_body.is_some());
 /// # });
 /// ```

@@ -157,6 +157,15 @@ refusals! {
     /// A guard found no valid credential.
     UNAUTHORIZED = (401, "unauthorized", Route,
         "The credential is missing or not valid.");
+    /// A browser sent an unsafe request (`POST`, `PUT`, `PATCH`, `DELETE`)
+    /// from a page of another origin (see
+    /// [`CrossOrigin`](crate::CrossOrigin)).
+    CROSS_ORIGIN_REQUEST = (403, "cross_origin_request", Route,
+        "A browser sent this request from a page of another origin.");
+    /// A browser opened a WebSocket from a page of another origin (see
+    /// [`CrossOrigin`](crate::CrossOrigin)).
+    CROSS_ORIGIN_WEBSOCKET = (403, "cross_origin_websocket", Route,
+        "A browser opened this WebSocket from a page of another origin.");
     /// No route has the request's path.
     NOT_FOUND = (404, "not_found", Any,
         "No route has this path.");

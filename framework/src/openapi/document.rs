@@ -29,7 +29,7 @@ use crate::{
         manifest::{
             ApiManifest, ContentManifest, ManifestError, NamePrefix, PROBLEM_TYPE,
             ResponseManifest, RouteManifest, SecurityKindManifest, SecuritySchemeManifest,
-            WebSocketManifest,
+            Unanswered, WebSocketManifest,
         },
     },
     error::{AnswersErrors, PROBLEM_JSON},
@@ -140,15 +140,17 @@ impl OpenApiDocument {
     /// # Errors
     /// Two different types whose names make the same identifier.
     pub fn manifest(&self) -> Result<ApiManifest, ManifestError> {
-        self.manifest_answering(None, &NamePrefix::default())
+        self.manifest_answering(None, &NamePrefix::default(), &|_, _| false)
     }
 
     /// [`OpenApiDocument::manifest`] for an app whose errors `errors`
-    /// answers and whose routes' names leave out `name_prefix`.
+    /// answers, whose routes' names leave out `name_prefix`, and which
+    /// never answers the refusals `unanswered` names.
     pub(crate) fn manifest_answering(
         &self,
         errors: Option<&dyn AnswersErrors>,
         name_prefix: &NamePrefix,
+        unanswered: Unanswered<'_>,
     ) -> Result<ApiManifest, ManifestError> {
         ApiManifest::answering(
             &self.title,
@@ -157,6 +159,7 @@ impl OpenApiDocument {
             self.routes.iter().copied(),
             errors,
             name_prefix,
+            unanswered,
         )
     }
 

@@ -33,6 +33,8 @@ pub(crate) struct Shared {
     pub(crate) body_timeout: Duration,
     pub(crate) states: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
     pub(crate) shutdown: Shutdown,
+    /// How requests from other origins are checked.
+    pub(crate) origins: crate::cross_origin::OriginPolicy,
     /// The app's open WebSockets, which a graceful shutdown waits for.
     #[cfg(feature = "ws")]
     pub(crate) sockets: crate::ws::OpenSockets,
@@ -119,6 +121,12 @@ impl RequestContext {
             .states
             .get(&TypeId::of::<T>())
             .and_then(|state| state.downcast_ref::<T>())
+    }
+
+    /// How the app checks requests from other origins.
+    #[cfg(feature = "ws")]
+    pub(crate) fn origins(&self) -> &crate::cross_origin::OriginPolicy {
+        &self.shared.origins
     }
 
     /// The app's open WebSockets.

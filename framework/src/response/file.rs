@@ -3,7 +3,7 @@
 use bytes::Bytes;
 use http::{HeaderValue, StatusCode, header};
 
-use super::{IntoResponse, text::with_media_type};
+use super::{IntoResponse, html_headers::insert_nosniff, text::with_media_type};
 use crate::{
     body::Body,
     body::Response,
@@ -47,6 +47,7 @@ impl IntoResponse for Bytes {
 /// let response = png.into_response(StatusCode::OK);
 /// assert_eq!(response.headers()["content-type"], "image/png");
 /// assert_eq!(response.headers()["content-disposition"], "attachment; filename=\"logo.png\"");
+/// assert_eq!(response.headers()["x-content-type-options"], "nosniff");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Download {
@@ -128,6 +129,7 @@ impl IntoResponse for Download {
                 .into_response();
         };
         let mut response = with_media_type(Body::from(self.bytes), status, media_type);
+        insert_nosniff(response.headers_mut());
         if let Some((kind, filename)) = &self.disposition {
             match content_disposition(kind, filename) {
                 Some(value) => {

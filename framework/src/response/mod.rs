@@ -10,6 +10,7 @@ mod cookie;
 mod file;
 #[cfg(feature = "askama")]
 mod html;
+pub(crate) mod html_headers;
 mod json;
 mod redirect;
 mod reply;
@@ -21,6 +22,7 @@ pub use cookie::{SameSite, SetCookie};
 pub use file::Download;
 #[cfg(feature = "askama")]
 pub use html::Html;
+pub use html_headers::HtmlHeaders;
 pub use json::Json;
 pub use redirect::{Created, Redirect};
 pub use reply::Reply;

@@ -16,7 +16,7 @@ use httpdate::HttpDate;
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 use tokio_util::io::ReaderStream;
 
-use super::{IntoResponse, file::content_disposition};
+use super::{IntoResponse, file::content_disposition, html_headers::insert_nosniff};
 use crate::{
     body::{Body, Response},
     describe::{ContentKind, ContentManifest, HeaderManifest, ResponseManifest},
@@ -62,6 +62,7 @@ const CHUNK: usize = 64 * 1024;
 /// assert_eq!(response.status(), 206);
 /// assert_eq!(response.headers()["content-range"], "bytes 2-4/10");
 /// assert_eq!(response.headers()["content-length"], "3");
+/// assert_eq!(response.headers()["x-content-type-options"], "nosniff");
 /// # });
 /// ```
 #[derive(Debug)]
@@ -324,6 +325,7 @@ impl IntoResponse for StreamedFile {
         let headers = response.headers_mut();
         headers.insert(header::CONTENT_TYPE, media_type);
         headers.insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));
+        insert_nosniff(headers);
         if let Some(disposition) = disposition {
             headers.insert(header::CONTENT_DISPOSITION, disposition);
         }

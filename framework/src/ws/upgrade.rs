@@ -48,6 +48,13 @@ const READ_BUFFER: usize = 8 * 1024;
 /// `Sec-WebSocket-Key` gets `400 invalid_websocket_handshake`. WebSocket
 /// over HTTP/2 (RFC 8441) is not served: HTTP/2 clients get `426`.
 ///
+/// A handshake from a page of another origin (an `Origin` whose host is
+/// not the request's `Host`, and not trusted) gets `403
+/// cross_origin_websocket`, so another site's page cannot open a socket
+/// with the user's cookies; a client that sends no `Origin` (not a
+/// browser) passes. Trust origins with
+/// [`CrossOrigin::trust`](crate::CrossOrigin::trust).
+///
 /// The route must be a `#[typed_route::get]`. Its manifest entry
 /// documents both message types; see the [module docs](crate::ws).
 ///
@@ -117,6 +124,7 @@ where
 
     async fn from_request_parts(cx: &mut RequestContext) -> Result<Self, ApiError> {
         let accept = check_handshake(cx.parts())?;
+        cx.origins().check_websocket(cx.parts())?;
         let on_upgrade = cx
             .parts_mut()
             .extensions

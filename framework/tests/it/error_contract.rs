@@ -238,7 +238,11 @@ fn the_documents_state_the_apps_statuses_and_body() {
         .find(|route| route.handler == "create")
         .unwrap();
     let statuses: Vec<u16> = create.errors.iter().map(|error| error.status).collect();
-    assert_eq!(statuses, [408, 413, 415, 422], "no 400 the app never sends");
+    assert_eq!(
+        statuses,
+        [403, 408, 413, 415, 422],
+        "no 400 the app never sends"
+    );
     let body = manifest.error_body.as_ref().expect("the app's error body");
     assert_eq!(body.media_type, "application/json");
 

@@ -118,6 +118,7 @@ async fn a_whole_file_has_its_length_validators_and_accepts_ranges() {
     assert_eq!(answer.header("content-length"), (300 * 1024).to_string());
     assert_eq!(answer.header("content-type"), "application/x-test");
     assert_eq!(answer.header("accept-ranges"), "bytes");
+    assert_eq!(answer.header("x-content-type-options"), "nosniff");
     assert_eq!(answer.header("last-modified"), served.last_modified);
     assert_eq!(
         answer.header("content-disposition"),

@@ -456,7 +456,7 @@ fn the_manifest_describes_every_input_and_answer() {
     assert_eq!(form.responses[0].status, 303);
     assert_eq!(form.responses[0].headers[0].name, "Location");
     let statuses: Vec<u16> = form.errors.iter().map(|error| error.status).collect();
-    assert_eq!(statuses, [400, 408, 413, 415]);
+    assert_eq!(statuses, [400, 403, 408, 413, 415]);
 
     let bytes = route(manifest, "bytes");
     assert_eq!(bytes.body.as_ref().unwrap().kind, ContentKind::Bytes);

@@ -3,6 +3,7 @@
 
 mod authorization;
 mod body_stream;
+mod cross_origin;
 mod dto;
 mod error_contract;
 mod extractors;

@@ -500,7 +500,7 @@ fn the_form_is_documented_as_multipart_with_its_limits() {
     assert_eq!(body.kind, framework::ContentKind::Multipart);
     assert_eq!(body.media_type, "multipart/form-data");
     let statuses: Vec<u16> = route.errors.iter().map(|error| error.status).collect();
-    assert_eq!(statuses, [400, 408, 413, 415]);
+    assert_eq!(statuses, [400, 403, 408, 413, 415]);
 }
 
 async fn serve(app: App) -> SocketAddr {

@@ -195,6 +195,15 @@ fn refused_requests(app: &App) -> Vec<Refused> {
             client.post("/kitchen/form").form("text=toolong"),
         ),
         (
+            "form posted from another site",
+            Method::POST,
+            "/kitchen/form",
+            client
+                .post("/kitchen/form")
+                .header("sec-fetch-site", "cross-site")
+                .form("text=hi"),
+        ),
+        (
             "form media type",
             Method::POST,
             "/kitchen/form",
@@ -259,6 +268,15 @@ fn refused_requests(app: &App) -> Vec<Refused> {
                 .header("connection", "upgrade")
                 .header("upgrade", "websocket")
                 .header("sec-websocket-version", "13"),
+        ),
+        (
+            "handshake from another origin",
+            Method::GET,
+            "/kitchen/socket",
+            handshake(client.get("/kitchen/socket"))
+                .header("sec-websocket-version", "13")
+                .header("host", "kitchen.example")
+                .header("origin", "https://evil.example"),
         ),
     ]
 }
@@ -350,7 +368,13 @@ fn every_refusal_documented_per_route_is_declared_by_an_extractor() {
         <FileRequest as FromRequestParts>::INPUT,
         <WebSocketUpgrade<String, String> as FromRequestParts>::INPUT,
     ];
-    let by_routes = [refusal::INVALID_PATH_PARAMETER, refusal::INVALID_REQUEST];
+    // And by the route's method: an unsafe one answers cross-origin
+    // requests from browsers.
+    let by_routes = [
+        refusal::INVALID_PATH_PARAMETER,
+        refusal::INVALID_REQUEST,
+        refusal::CROSS_ORIGIN_REQUEST,
+    ];
     let orphans: Vec<&Refusal> = refusal::ALL
         .iter()
         .filter(|declared| declared.per_route())
@@ -374,12 +398,12 @@ fn a_route_documents_the_refusals_of_its_inputs_and_no_other() {
     };
     assert_eq!(
         statuses("/kitchen/json/1", Method::POST),
-        [400, 408, 413, 415]
+        [400, 403, 408, 413, 415]
     );
-    assert_eq!(statuses("/kitchen/bytes", Method::POST), [408, 413]);
+    assert_eq!(statuses("/kitchen/bytes", Method::POST), [403, 408, 413]);
     assert_eq!(statuses("/kitchen/guarded", Method::GET), [401]);
     assert_eq!(statuses("/kitchen/events", Method::GET), [400]);
     // `FileRequest` reads conditions it never refuses: no `400`.
     assert_eq!(statuses("/kitchen/file", Method::GET), [416]);
-    assert_eq!(statuses("/kitchen/socket", Method::GET), [400, 426]);
+    assert_eq!(statuses("/kitchen/socket", Method::GET), [400, 403, 426]);
 }

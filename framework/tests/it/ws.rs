@@ -2,7 +2,8 @@
 //! query and guard read before the upgrade; invalid (1007) and oversized
 //! (1009) messages; pings; the idle timeout; graceful shutdown with open
 //! sockets (1001); a panicking handler (1011); refused upgrades; a first
-//! frame that arrives with the handshake; random valid messages round-trip.
+//! frame that arrives with the handshake; random valid messages round-trip;
+//! handshakes from pages of other origins refused.
 
 use std::{net::SocketAddr, time::Duration};
 
@@ -179,7 +180,10 @@ struct Served {
 }
 
 async fn serve() -> Served {
-    let app = App::builder().controller(Rooms).build().unwrap();
+    serve_app(App::builder().controller(Rooms).build().unwrap()).await
+}
+
+async fn serve_app(app: App) -> Served {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let server = Server::from_listener(listener).shutdown_timeout(Duration::from_secs(10));
     let addr = server.local_addr().unwrap();
@@ -235,6 +239,82 @@ async fn closed(client: &mut Client) -> CloseFrame {
         Some(Message::Close(Some(frame))) => frame,
         other => panic!("expected a close frame, got {other:?}"),
     }
+}
+
+/// A handshake sent with `Origin: origin`: the socket, or the status and
+/// body it was refused with.
+async fn connect_from(addr: SocketAddr, origin: &str) -> Result<Client, (u16, String)> {
+    let mut request = format!("ws://{addr}/rooms/echo")
+        .into_client_request()
+        .unwrap();
+    request
+        .headers_mut()
+        .insert("origin", http::HeaderValue::from_str(origin).unwrap());
+    match connect_async(request).await {
+        Ok((client, _)) => Ok(client),
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => Err((
+            response.status().as_u16(),
+            String::from_utf8_lossy(response.body().as_deref().unwrap_or_default()).into_owned(),
+        )),
+        Err(err) => panic!("the handshake failed: {err}"),
+    }
+}
+
+#[tokio::test]
+async fn a_handshake_from_a_page_of_another_origin_is_refused() {
+    let served = serve().await;
+    let addr = served.addr;
+    let mut same = connect_from(addr, &format!("http://{addr}"))
+        .await
+        .expect("the page's own origin");
+    same.send(json(&say("hi"))).await.unwrap();
+    let Some(Message::Text(echoed)) = next(&mut same).await else {
+        panic!("expected the echo");
+    };
+    assert_eq!(serde_json::from_str::<Say>(&echoed).unwrap(), say("hi"));
+    for origin in [
+        "http://evil.example".to_owned(),
+        format!("https://{}", addr.ip()),
+        "null".to_owned(),
+    ] {
+        let (status, body) = connect_from(addr, &origin).await.err().unwrap();
+        assert_eq!(status, 403, "{origin}");
+        let problem: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(problem["code"], "cross_origin_websocket", "{origin}");
+    }
+    // No Origin (not a browser) is the other tests' handshake.
+    connect(addr, "/rooms/echo").await;
+
+    let trusting = serve_app(
+        App::builder()
+            .controller(Rooms)
+            .cross_origin(framework::CrossOrigin::new().trust("https://chat.example"))
+            .build()
+            .unwrap(),
+    )
+    .await;
+    connect_from(trusting.addr, "https://chat.example")
+        .await
+        .expect("a trusted origin");
+    assert_eq!(
+        connect_from(trusting.addr, "https://evil.example")
+            .await
+            .err()
+            .unwrap()
+            .0,
+        403
+    );
+    let open = serve_app(
+        App::builder()
+            .controller(Rooms)
+            .cross_origin(framework::CrossOrigin::off())
+            .build()
+            .unwrap(),
+    )
+    .await;
+    connect_from(open.addr, "https://evil.example")
+        .await
+        .expect("no protection");
 }
 
 #[tokio::test]
@@ -634,7 +714,7 @@ fn the_manifest_and_the_document_describe_both_messages() {
         ("Say".to_owned(), "Said".to_owned())
     );
     let statuses: Vec<u16> = talk.errors.iter().map(|error| error.status).collect();
-    assert_eq!(statuses, [400, 401, 426]);
+    assert_eq!(statuses, [400, 401, 403, 426]);
     assert_eq!(talk.responses[0].status, 101);
     assert_eq!(talk.status, 101);
     let echo = manifest

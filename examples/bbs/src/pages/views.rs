@@ -1,5 +1,7 @@
 //! The pages, as askama templates (`templates/`). Every value is escaped
-//! as HTML where it is written; no template uses `|safe`.
+//! as HTML where it is written; `|safe` writes only the pages' own style
+//! and script ([`STYLE`], [`SECTION_SCRIPT`]), constants whose hashes the
+//! app's `Content-Security-Policy` allows (see [`crate::app_with_attachments`]).
 
 use askama::Template;
 use chrono::{DateTime, Utc};
@@ -16,6 +18,15 @@ use crate::{
     },
     store::SectionSummary,
 };
+
+/// The style of every page (`templates/base.css`), written in its
+/// `<style>` element; the policy allows it by its hash.
+pub const STYLE: &str = include_str!("../../templates/base.css");
+
+/// The section page's script (`templates/section.js`), which follows the
+/// live feed; written in its `<script>` element, the policy allows it by
+/// its hash, and no other inline script runs.
+pub const SECTION_SCRIPT: &str = include_str!("../../templates/section.js");
 
 /// How the pages write a time.
 fn when(time: DateTime<Utc>) -> String {

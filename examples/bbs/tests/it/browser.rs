@@ -1,6 +1,8 @@
 //! The pages in headless Chromium against the `bbs` binary: open the list,
 //! post through the form, follow the redirect, see a refused form's
-//! message at its field, and no script from content runs.
+//! message at its field, and no script from content runs; the pages work
+//! under their `Content-Security-Policy`, which blocks a script injected
+//! into them; a form posted from another site's page is refused.
 //!
 //! Chromium is driven over the DevTools protocol on a pipe
 //! (`--remote-debugging-pipe`: commands in on fd 3, answers out on fd 4,
@@ -175,6 +177,16 @@ impl Chromium {
         }
         script.push_str("document.querySelector('form[method=post] button').click(); })()");
         self.eval_and_wait(&script);
+    }
+
+    /// Records, in every page opened from now on, the CSP violations the
+    /// page reports (`window.violations`, as `directive blocked-uri`),
+    /// from before the page's own script runs.
+    fn record_violations(&mut self) {
+        self.call(
+            "Page.addScriptToEvaluateOnNewDocument",
+            json!({ "source": "window.violations = []; document.addEventListener('securitypolicyviolation', (event) => window.violations.push(`${event.effectiveDirective} ${event.blockedURI}`));" }),
+        );
     }
 
     /// The HTTP status of the page shown.
@@ -395,4 +407,111 @@ fn assert_article_shows_text(browser: &mut Chromium) {
 fn settle_then_assert_title(browser: &mut Chromium, expected: &str) {
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(browser.eval("document.title"), expected, "no script ran");
+}
+
+/// The pages run under their `Content-Security-Policy`: their own style
+/// and script (allowed by hash) apply and run with no violation, while a
+/// script injected into a page, as an element or as an event handler, is
+/// blocked by the policy (not only escaped: it is in the page and does not
+/// run).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pages_work_under_their_policy_and_an_injected_script_is_blocked() {
+    let dir = TempDir::new().unwrap();
+    let server = Bbs::start(&dir);
+    let addr = server.addr;
+    let page = send(addr, "GET", "/sections/csp", None).await;
+    let policy = page.header("content-security-policy").unwrap().to_owned();
+    assert!(policy.contains("script-src 'self' 'sha256-"), "{policy}");
+    assert!(policy.contains("frame-ancestors 'none'"), "{policy}");
+    assert!(!policy.contains("unsafe-inline"), "{policy}");
+    assert_eq!(page.header("x-content-type-options"), Some("nosniff"));
+    assert_eq!(page.header("x-frame-options"), Some("DENY"));
+    assert_eq!(
+        page.header("referrer-policy"),
+        Some("strict-origin-when-cross-origin")
+    );
+    let profile = dir.path().join("chromium-profile");
+    let mut browser = tokio::task::block_in_place(|| {
+        let mut browser = Chromium::start(&profile);
+        browser.record_violations();
+        browser.open(&format!("http://{addr}/sections/csp"));
+        browser
+    });
+    tokio::task::block_in_place(|| {
+        assert_eq!(browser.eval("window.violations"), json!([]));
+        // The inline style applied: `max-width: 46rem`.
+        assert_eq!(
+            browser.eval("getComputedStyle(document.body).maxWidth"),
+            "736px"
+        );
+    });
+    // The inline script runs: it shows an article posted now.
+    let posted = send(
+        addr,
+        "POST",
+        "/bbs/articles/csp",
+        Some(&create_input("Under the policy")),
+    )
+    .await;
+    assert_eq!(posted.status, 201);
+    tokio::task::block_in_place(|| {
+        wait_for(
+            &mut browser,
+            "document.querySelector('#articles tbody a')?.textContent ?? ''",
+            json!("Under the policy"),
+        );
+        browser.eval(
+            r#"(() => {
+                const script = document.createElement("script");
+                script.textContent = "document.title = 'pwned'";
+                document.body.append(script);
+                document.body.insertAdjacentHTML("beforeend", `<img src="/nothing.png" onerror="document.title = 'pwned'">`);
+            })()"#,
+        );
+        assert_eq!(
+            browser.eval(
+                "[...document.scripts].filter((s) => s.textContent.includes('pwned')).length"
+            ),
+            1,
+            "the injected script is in the page"
+        );
+        wait_for(&mut browser, "window.violations.length", json!(2));
+        assert_eq!(
+            browser.eval("window.violations.map((v) => v.split(' ')[0]).sort()"),
+            json!(["script-src-attr", "script-src-elem"])
+        );
+        settle_then_assert_title(&mut browser, "csp · BBS");
+    });
+    drop(browser);
+    drop(server);
+}
+
+/// A page of another origin (here a `data:` page, whose origin is opaque)
+/// posting the BBS's form gets `403 cross_origin_request`: the browser
+/// says `Sec-Fetch-Site: cross-site`. The BBS's own form posts, as the
+/// first test shows.
+#[test]
+fn a_form_posted_from_another_sites_page_is_refused() {
+    let dir = TempDir::new().unwrap();
+    let server = Bbs::start(&dir);
+    let mut browser = Chromium::start(&dir.path().join("chromium-profile"));
+    let form = format!(
+        r#"<form method="post" action="http://{}/sections/free/new"><input name="writer" value="Eve"><input name="title" value="Forged"><input name="body" value="x"><input name="password" value="open sesame"><button>Post</button></form>"#,
+        server.addr
+    );
+    browser.open(&format!("data:text/html,{}", form.replace('#', "%23")));
+    browser.eval_and_wait("document.querySelector('button').click()");
+    assert_eq!(browser.status(), 403);
+    let body = browser.eval("document.body.innerText");
+    assert!(
+        body.as_str().unwrap().contains("cross_origin_request"),
+        "{body}"
+    );
+    browser.open(&format!("http://{}/sections/free", server.addr));
+    assert_eq!(
+        browser.eval("document.querySelectorAll('#articles tbody tr').length"),
+        0,
+        "nothing was posted"
+    );
+    drop(server);
 }

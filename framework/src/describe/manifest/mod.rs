@@ -61,7 +61,7 @@ pub const PROBLEM_TYPE: &str = "Problem";
 /// assert_eq!(create.accessor, ["notes", "create"]);
 /// assert_eq!(manifest.types[0].name, "Note");
 /// let statuses: Vec<u16> = create.errors.iter().map(|error| error.status).collect();
-/// assert_eq!(statuses, [400, 408, 409, 413, 415]);
+/// assert_eq!(statuses, [400, 403, 408, 409, 413, 415]);
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ApiManifest {
@@ -267,6 +267,9 @@ pub struct ErrorManifest {
     pub description: String,
 }
 
+/// Which of a route's refusals its app never answers (by its settings).
+pub(crate) type Unanswered<'a> = &'a dyn Fn(&RouteMeta, &Refusal) -> bool;
+
 impl ApiManifest {
     /// Resolves routes' metadata into a manifest, naming every type once.
     ///
@@ -285,12 +288,15 @@ impl ApiManifest {
             routes,
             None,
             &NamePrefix::default(),
+            &|_, _| false,
         )
     }
 
     /// [`ApiManifest::build`] for an app whose errors are answered by
     /// `errors`, its error contract: statuses and the error body as
-    /// answered; routes' names leave out `name_prefix`.
+    /// answered; routes' names leave out `name_prefix`; and which never
+    /// answers a route the refusals `unanswered` names (a bypassed route's
+    /// `cross_origin_request`).
     pub(crate) fn answering<'a>(
         title: &str,
         version: &str,
@@ -298,6 +304,7 @@ impl ApiManifest {
         routes: impl IntoIterator<Item = &'a RouteMeta>,
         errors: Option<&dyn AnswersErrors>,
         name_prefix: &NamePrefix,
+        unanswered: Unanswered<'_>,
     ) -> Result<ApiManifest, ManifestError> {
         let mut registry = Registry::default();
         let mut security_schemes: Vec<SecuritySchemeManifest> = Vec::new();
@@ -306,7 +313,7 @@ impl ApiManifest {
             for scheme in meta.inputs.iter().filter_map(|input| input.security) {
                 add_scheme(&mut security_schemes, scheme)?;
             }
-            let route = RouteManifest::new(meta, &mut registry, errors, name_prefix);
+            let route = RouteManifest::new(meta, &mut registry, errors, name_prefix, unanswered);
             check_files(&route, &registry)?;
             routes_out.push(route);
         }
@@ -355,6 +362,7 @@ impl RouteManifest {
         registry: &mut Registry,
         answers: Option<&dyn AnswersErrors>,
         name_prefix: &NamePrefix,
+        unanswered: Unanswered<'_>,
     ) -> Self {
         let path_params = meta
             .path_params
@@ -389,7 +397,7 @@ impl RouteManifest {
                 _ => {}
             }
         }
-        let errors = errors(meta, body.as_ref(), answers);
+        let errors = errors(meta, body.as_ref(), answers, unanswered);
         let accessor = names::accessor(meta, name_prefix);
         let (security, optional_security) = security(meta);
         RouteManifest {
@@ -496,6 +504,7 @@ fn errors(
     meta: &RouteMeta,
     body: Option<&BodyManifest>,
     answers: Option<&dyn AnswersErrors>,
+    unanswered: Unanswered<'_>,
 ) -> Vec<ErrorManifest> {
     // The status each error is answered with, by the app's contract.
     let answered = |status: u16, refusal: Option<&Refusal>| match answers {
@@ -504,7 +513,11 @@ fn errors(
         None => status,
     };
     let mut errors: BTreeMap<u16, String> = BTreeMap::new();
-    for refused in meta.refusals().iter().filter(|refused| refused.per_route()) {
+    for refused in meta
+        .refusals()
+        .iter()
+        .filter(|refused| refused.per_route() && !unanswered(meta, refused))
+    {
         let description = match body {
             // Which media type is the route's own.
             Some(body) if *refused == refusal::UNSUPPORTED_MEDIA_TYPE => {

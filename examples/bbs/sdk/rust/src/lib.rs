@@ -305,6 +305,7 @@ impl<'a> BbsArticlesApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `application/json`.
@@ -325,7 +326,11 @@ impl<'a> BbsArticlesApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 408, 413, 415, 503])),
+            _ => Err(crate::failure(
+                status,
+                body,
+                &[400, 403, 408, 413, 415, 503],
+            )),
         }
     }
 
@@ -365,6 +370,7 @@ impl<'a> BbsArticlesApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `application/json`.
@@ -381,7 +387,11 @@ impl<'a> BbsArticlesApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             201 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 408, 413, 415, 503])),
+            _ => Err(crate::failure(
+                status,
+                body,
+                &[400, 403, 408, 413, 415, 503],
+            )),
         }
     }
 
@@ -667,6 +677,7 @@ impl<'a> BbsModerationArticlesApi<'a> {
     /// - [`Error::MissingCredential`] before sending, without the credential
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
     /// - [`Error::Api`] 401: No moderator token, or a wrong one, was sent.
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 404: No such article in this section, or moderation is off.
     /// - [`Error::Api`] 503: The article store is unavailable.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
@@ -687,7 +698,7 @@ impl<'a> BbsModerationArticlesApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             204 => crate::empty(status, body),
-            _ => Err(crate::failure(status, body, &[400, 401, 404, 503])),
+            _ => Err(crate::failure(status, body, &[400, 401, 403, 404, 503])),
         }
     }
 }

@@ -237,6 +237,7 @@ impl<'a> ArticlesApi<'a> {
     /// `POST /articles`
     ///
     /// # Errors
+    /// - [`Error::Api`] 403 ([`ErrorBody`]): A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408 ([`ErrorBody`]): The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413 ([`ErrorBody`]): The body is larger than the limit.
     /// - [`Error::Api`] 415 ([`ErrorBody`]): The body is not `application/json`.
@@ -249,7 +250,7 @@ impl<'a> ArticlesApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             201 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[408, 413, 415, 422])),
+            _ => Err(crate::failure(status, body, &[403, 408, 413, 415, 422])),
         }
     }
 
@@ -315,6 +316,7 @@ impl<'a> ArticlesApi<'a> {
     /// # Errors
     /// - [`Error::MissingCredential`] before sending, without the credential
     /// - [`Error::Api`] 401 ([`ErrorBody`]): No valid token.
+    /// - [`Error::Api`] 403 ([`ErrorBody`]): A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 422 ([`ErrorBody`]): An input is invalid; `errors` lists each field's problems.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
     pub async fn favorite(&self, id: u32) -> Result<Article, Error> {
@@ -334,7 +336,7 @@ impl<'a> ArticlesApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             201 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[401, 422])),
+            _ => Err(crate::failure(status, body, &[401, 403, 422])),
         }
     }
 }

@@ -303,6 +303,7 @@ impl<'a> AccountsApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `text/plain`.
@@ -314,7 +315,7 @@ impl<'a> AccountsApi<'a> {
         let answer = crate::receive(request).await?;
         match answer.status {
             200 => crate::Answer::text(answer),
-            _ => Err(answer.failure(&[400, 408, 413, 415])),
+            _ => Err(answer.failure(&[400, 403, 408, 413, 415])),
         }
     }
 
@@ -430,6 +431,7 @@ impl<'a> KitchenApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `application/json`.
@@ -441,7 +443,7 @@ impl<'a> KitchenApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
+            _ => Err(crate::failure(status, body, &[400, 403, 408, 413, 415])),
         }
     }
 
@@ -451,6 +453,7 @@ impl<'a> KitchenApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `application/json`.
@@ -462,7 +465,7 @@ impl<'a> KitchenApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
+            _ => Err(crate::failure(status, body, &[400, 403, 408, 413, 415])),
         }
     }
 
@@ -472,6 +475,7 @@ impl<'a> KitchenApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `application/json`.
@@ -483,7 +487,7 @@ impl<'a> KitchenApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
+            _ => Err(crate::failure(status, body, &[400, 403, 408, 413, 415])),
         }
     }
 
@@ -493,6 +497,7 @@ impl<'a> KitchenApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `application/json`.
@@ -504,7 +509,7 @@ impl<'a> KitchenApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
+            _ => Err(crate::failure(status, body, &[400, 403, 408, 413, 415])),
         }
     }
 
@@ -539,6 +544,7 @@ impl<'a> KitchenApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path. The WebSocket handshake is malformed.
+    /// - [`Error::Api`] 403: A browser opened this WebSocket from a page of another origin.
     /// - [`Error::Api`] 426: The request is not a WebSocket handshake over HTTP/1.1 (or asks for a version other than 13).
     /// - [`Error::UnexpectedStatus`], [`Error::WebSocket`], [`Error::Transport`] otherwise
     pub async fn chat(
@@ -554,7 +560,7 @@ impl<'a> KitchenApi<'a> {
             Some(&crate::query(query)?),
         );
         let request = crate::headers(request, headers)?;
-        crate::connect(request, &[400, 426]).await
+        crate::connect(request, &[400, 403, 426]).await
     }
 
     /// Answers the query it read.
@@ -647,6 +653,7 @@ impl<'a> KitchenApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `text/plain`.
@@ -658,7 +665,7 @@ impl<'a> KitchenApi<'a> {
         let answer = crate::receive(request).await?;
         match answer.status {
             303 => answer.redirect(),
-            _ => Err(answer.failure(&[400, 408, 413, 415])),
+            _ => Err(answer.failure(&[400, 403, 408, 413, 415])),
         }
     }
 }
@@ -675,6 +682,7 @@ impl<'a> KitchenBytesApi<'a> {
     /// `PUT /kitchen/bytes`
     ///
     /// # Errors
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
@@ -685,7 +693,7 @@ impl<'a> KitchenBytesApi<'a> {
         let answer = crate::receive(request).await?;
         match answer.status {
             200 => crate::Answer::bytes(answer),
-            _ => Err(answer.failure(&[408, 413])),
+            _ => Err(answer.failure(&[403, 408, 413])),
         }
     }
 }
@@ -732,6 +740,7 @@ impl<'a> KitchenFormsApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `application/x-www-form-urlencoded`.
@@ -743,7 +752,7 @@ impl<'a> KitchenFormsApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             201 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
+            _ => Err(crate::failure(status, body, &[400, 403, 408, 413, 415])),
         }
     }
 }
@@ -795,6 +804,7 @@ impl<'a> KitchenModerationApi<'a> {
     /// - [`Error::MissingCredential`] before sending, without the credential
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
     /// - [`Error::Api`] 401: No valid moderator token.
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 404: There is no such thing.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
     pub async fn erase(&self, id: u64) -> Result<(), Error> {
@@ -808,7 +818,7 @@ impl<'a> KitchenModerationApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             204 => crate::empty(status, body),
-            _ => Err(crate::failure(status, body, &[400, 401, 404])),
+            _ => Err(crate::failure(status, body, &[400, 401, 403, 404])),
         }
     }
 }
@@ -889,6 +899,7 @@ impl<'a> KitchenStreamsApi<'a> {
     /// `PUT /kitchen/streams`
     ///
     /// # Errors
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
@@ -899,7 +910,7 @@ impl<'a> KitchenStreamsApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[408, 413])),
+            _ => Err(crate::failure(status, body, &[403, 408, 413])),
         }
     }
 }
@@ -917,6 +928,7 @@ impl<'a> KitchenTextApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `text/plain`.
@@ -928,7 +940,7 @@ impl<'a> KitchenTextApi<'a> {
         let answer = crate::receive(request).await?;
         match answer.status {
             200 => crate::Answer::text(answer),
-            _ => Err(answer.failure(&[400, 408, 413, 415])),
+            _ => Err(answer.failure(&[400, 403, 408, 413, 415])),
         }
     }
 }
@@ -946,6 +958,7 @@ impl<'a> KitchenTreesApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit.
     /// - [`Error::Api`] 415: The body is not `application/json`.
@@ -957,7 +970,7 @@ impl<'a> KitchenTreesApi<'a> {
         let answer = crate::receive(request).await?;
         match answer.status {
             201 => answer.created(crate::Answer::json),
-            _ => Err(answer.failure(&[400, 408, 413, 415])),
+            _ => Err(answer.failure(&[400, 403, 408, 413, 415])),
         }
     }
 }
@@ -975,6 +988,7 @@ impl<'a> KitchenUploadsApi<'a> {
     ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
+    /// - [`Error::Api`] 403: A browser sent this request from a page of another origin.
     /// - [`Error::Api`] 408: The body did not arrive within the time allowed.
     /// - [`Error::Api`] 413: The body is larger than the limit. A file is larger than its `max_size`. The form has too many parts.
     /// - [`Error::Api`] 415: The body is not `multipart/form-data`.
@@ -997,7 +1011,7 @@ impl<'a> KitchenUploadsApi<'a> {
         let (status, body) = crate::exchange(request).await?;
         match status {
             201 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 408, 413, 415])),
+            _ => Err(crate::failure(status, body, &[400, 403, 408, 413, 415])),
         }
     }
 }

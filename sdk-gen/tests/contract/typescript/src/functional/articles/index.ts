@@ -8,6 +8,7 @@ import type { Article, Feed, FieldErrors, Moved, NewArticle } from "../../struct
 /**
  * Writes an article.
  *
+ * @throws {HttpError} 403 A browser sent this request from a page of another origin. (`data`: `FieldErrors`)
  * @throws {HttpError} 408 The body did not arrive within the time allowed. (`data`: `FieldErrors`)
  * @throws {HttpError} 413 The body is larger than the limit. (`data`: `FieldErrors`)
  * @throws {HttpError} 415 The body is not `application/json`. (`data`: `FieldErrors`)
@@ -29,7 +30,7 @@ export namespace create {
   export type Input = NewArticle;
   export type Output = Article;
   /** The statuses of the documented errors. */
-  export type ErrorStatus = 408 | 413 | 415 | 422;
+  export type ErrorStatus = 403 | 408 | 413 | 415 | 422;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
   /** What `propagate` answers. */
@@ -47,6 +48,7 @@ export namespace create {
       "ref": "FieldErrors"
     },
     "errors": [
+      403,
       408,
       413,
       415,
@@ -256,6 +258,7 @@ export namespace readFeed {
  * @param id `number & Type<"uint32">`
  * @security `connection.security.api_token`: The JWT issued at sign-in. Sent as `Authorization: Token <token>`: give the bare token, the SDK adds `Token `.
  * @throws {HttpError} 401 No valid token. (`data`: `FieldErrors`)
+ * @throws {HttpError} 403 A browser sent this request from a page of another origin. (`data`: `FieldErrors`)
  * @throws {HttpError} 422 An input is invalid; `errors` lists each field's problems. (`data`: `FieldErrors`)
  * @controller Articles.favorite
  * @path POST /articles/:id/favorite
@@ -272,7 +275,7 @@ export async function favorite(
 export namespace favorite {
   export type Output = Article;
   /** The statuses of the documented errors. */
-  export type ErrorStatus = 401 | 422;
+  export type ErrorStatus = 401 | 403 | 422;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
   /** What `propagate` answers. */
@@ -287,6 +290,7 @@ export namespace favorite {
     },
     "errors": [
       401,
+      403,
       422
     ],
     "headers": null,

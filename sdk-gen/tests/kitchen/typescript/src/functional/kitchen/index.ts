@@ -20,6 +20,7 @@ import type { ChatEcho, ChatJoin, ChatLine, Everything, EverythingInput, FileCon
  * Answers what it was sent.
  *
  * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
+ * @throws {HttpError} 403 A browser sent this request from a page of another origin.
  * @throws {HttpError} 408 The body did not arrive within the time allowed.
  * @throws {HttpError} 413 The body is larger than the limit.
  * @throws {HttpError} 415 The body is not `application/json`.
@@ -40,7 +41,7 @@ export namespace echo {
   export type Input = EverythingInput;
   export type Output = Everything;
   /** The statuses of the documented errors. */
-  export type ErrorStatus = 400 | 408 | 413 | 415;
+  export type ErrorStatus = 400 | 403 | 408 | 413 | 415;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
   /** What `propagate` answers. */
@@ -54,6 +55,7 @@ export namespace echo {
     },
     "errors": [
       400,
+      403,
       408,
       413,
       415
@@ -92,6 +94,7 @@ export namespace echo {
  * Answers the limits it was sent.
  *
  * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
+ * @throws {HttpError} 403 A browser sent this request from a page of another origin.
  * @throws {HttpError} 408 The body did not arrive within the time allowed.
  * @throws {HttpError} 413 The body is larger than the limit.
  * @throws {HttpError} 415 The body is not `application/json`.
@@ -112,7 +115,7 @@ export namespace limits {
   export type Input = Limits;
   export type Output = Limits;
   /** The statuses of the documented errors. */
-  export type ErrorStatus = 400 | 408 | 413 | 415;
+  export type ErrorStatus = 400 | 403 | 408 | 413 | 415;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
   /** What `propagate` answers. */
@@ -126,6 +129,7 @@ export namespace limits {
     },
     "errors": [
       400,
+      403,
       408,
       413,
       415
@@ -164,6 +168,7 @@ export namespace limits {
  * Answers the formatted strings it was sent.
  *
  * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
+ * @throws {HttpError} 403 A browser sent this request from a page of another origin.
  * @throws {HttpError} 408 The body did not arrive within the time allowed.
  * @throws {HttpError} 413 The body is larger than the limit.
  * @throws {HttpError} 415 The body is not `application/json`.
@@ -184,7 +189,7 @@ export namespace formats {
   export type Input = Formats;
   export type Output = Formats;
   /** The statuses of the documented errors. */
-  export type ErrorStatus = 400 | 408 | 413 | 415;
+  export type ErrorStatus = 400 | 403 | 408 | 413 | 415;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
   /** What `propagate` answers. */
@@ -198,6 +203,7 @@ export namespace formats {
     },
     "errors": [
       400,
+      403,
       408,
       413,
       415
@@ -236,6 +242,7 @@ export namespace formats {
  * Answers the patterned strings it was sent.
  *
  * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
+ * @throws {HttpError} 403 A browser sent this request from a page of another origin.
  * @throws {HttpError} 408 The body did not arrive within the time allowed.
  * @throws {HttpError} 413 The body is larger than the limit.
  * @throws {HttpError} 415 The body is not `application/json`.
@@ -256,7 +263,7 @@ export namespace patterns {
   export type Input = Patterns;
   export type Output = Patterns;
   /** The statuses of the documented errors. */
-  export type ErrorStatus = 400 | 408 | 413 | 415;
+  export type ErrorStatus = 400 | 403 | 408 | 413 | 415;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
   /** What `propagate` answers. */
@@ -270,6 +277,7 @@ export namespace patterns {
     },
     "errors": [
       400,
+      403,
       408,
       413,
       415
@@ -387,6 +395,7 @@ export namespace ticks {
  *
  * @param room `string`
  * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path. The WebSocket handshake is malformed.
+ * @throws {HttpError} 403 A browser opened this WebSocket from a page of another origin.
  * @throws {HttpError} 426 The request is not a WebSocket handshake over HTTP/1.1 (or asks for a version other than 13).
  * @controller Kitchen.chat
  * @path GET /kitchen/chat/:room
@@ -412,7 +421,7 @@ export namespace chat {
   export type ServerMessage = ChatEcho;
   export type Output = $runtime.Socket<ClientMessage, ServerMessage>;
   /** The statuses of the documented errors of the handshake. */
-  export type ErrorStatus = 400 | 426;
+  export type ErrorStatus = 400 | 403 | 426;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
 
@@ -420,6 +429,7 @@ export namespace chat {
     "body": null,
     "errors": [
       400,
+      403,
       426
     ],
     "headers": {
@@ -751,6 +761,7 @@ export namespace cookies {
  * Sends the client to the file named by the text.
  *
  * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
+ * @throws {HttpError} 403 A browser sent this request from a page of another origin.
  * @throws {HttpError} 408 The body did not arrive within the time allowed.
  * @throws {HttpError} 413 The body is larger than the limit.
  * @throws {HttpError} 415 The body is not `text/plain`.
@@ -771,7 +782,7 @@ export namespace go {
   export type Input = string;
   export type Output = $runtime.Redirect<303>;
   /** The statuses of the documented errors. */
-  export type ErrorStatus = 400 | 408 | 413 | 415;
+  export type ErrorStatus = 400 | 403 | 408 | 413 | 415;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
   /** What `propagate` answers. */
@@ -791,6 +802,7 @@ export namespace go {
     "encoding": "text",
     "errors": [
       400,
+      403,
       408,
       413,
       415

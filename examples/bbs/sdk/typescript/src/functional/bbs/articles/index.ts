@@ -15,6 +15,7 @@ import type { ArticleCreate, ArticleErase, ArticleIndexRequest, ArticleSnapshot,
  *
  * @param section `string`
  * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
+ * @throws {HttpError} 403 A browser sent this request from a page of another origin.
  * @throws {HttpError} 408 The body did not arrive within the time allowed.
  * @throws {HttpError} 413 The body is larger than the limit.
  * @throws {HttpError} 415 The body is not `application/json`.
@@ -37,7 +38,7 @@ export namespace index {
   export type Input = ArticleIndexRequest;
   export type Output = Page_ArticleSummary;
   /** The statuses of the documented errors. */
-  export type ErrorStatus = 400 | 408 | 413 | 415 | 503;
+  export type ErrorStatus = 400 | 403 | 408 | 413 | 415 | 503;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
   /** What `propagate` answers. */
@@ -51,6 +52,7 @@ export namespace index {
     },
     "errors": [
       400,
+      403,
       408,
       413,
       415,
@@ -185,6 +187,7 @@ export namespace at {
  *
  * @param section `string`
  * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
+ * @throws {HttpError} 403 A browser sent this request from a page of another origin.
  * @throws {HttpError} 408 The body did not arrive within the time allowed.
  * @throws {HttpError} 413 The body is larger than the limit.
  * @throws {HttpError} 415 The body is not `application/json`.
@@ -207,7 +210,7 @@ export namespace create {
   export type Input = ArticleCreate;
   export type Output = BbsArticle;
   /** The statuses of the documented errors. */
-  export type ErrorStatus = 400 | 408 | 413 | 415 | 503;
+  export type ErrorStatus = 400 | 403 | 408 | 413 | 415 | 503;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
   /** What `propagate` answers. */
@@ -221,6 +224,7 @@ export namespace create {
     },
     "errors": [
       400,
+      403,
       408,
       413,
       415,

@@ -7,6 +7,7 @@ import * as $runtime from "../../../runtime.js";
 /**
  * Answers the bytes it was sent, reversed.
  *
+ * @throws {HttpError} 403 A browser sent this request from a page of another origin.
  * @throws {HttpError} 408 The body did not arrive within the time allowed.
  * @throws {HttpError} 413 The body is larger than the limit.
  * @controller Kitchen.reverse
@@ -26,7 +27,7 @@ export namespace reverse {
   export type Input = Blob | Uint8Array;
   export type Output = Uint8Array;
   /** The statuses of the documented errors. */
-  export type ErrorStatus = 408 | 413;
+  export type ErrorStatus = 403 | 408 | 413;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
   /** What `propagate` answers. */
@@ -42,6 +43,7 @@ export namespace reverse {
     "body": null,
     "encoding": "bytes",
     "errors": [
+      403,
       408,
       413
     ],

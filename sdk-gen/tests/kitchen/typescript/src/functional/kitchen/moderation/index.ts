@@ -11,6 +11,7 @@ import * as $runtime from "../../../runtime.js";
  * @security `connection.security.moderator`: The moderators' token. Sent as `Authorization: Bearer <token>`.
  * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
  * @throws {HttpError} 401 No valid moderator token.
+ * @throws {HttpError} 403 A browser sent this request from a page of another origin.
  * @throws {HttpError} 404 There is no such thing.
  * @controller Kitchen.erase
  * @path DELETE /kitchen/moderation/:id
@@ -27,7 +28,7 @@ export async function erase(
 export namespace erase {
   export type Output = void;
   /** The statuses of the documented errors. */
-  export type ErrorStatus = 400 | 401 | 404;
+  export type ErrorStatus = 400 | 401 | 403 | 404;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
   /** What `propagate` answers. */
@@ -38,6 +39,7 @@ export namespace erase {
     "errors": [
       400,
       401,
+      403,
       404
     ],
     "headers": null,

@@ -8,6 +8,7 @@ import type { StreamSum } from "../../../structures.js";
 /**
  * Sums the bytes of a body read as a stream, never held whole.
  *
+ * @throws {HttpError} 403 A browser sent this request from a page of another origin.
  * @throws {HttpError} 408 The body did not arrive within the time allowed.
  * @throws {HttpError} 413 The body is larger than the limit.
  * @controller Kitchen.sum
@@ -27,7 +28,7 @@ export namespace sum {
   export type Input = Blob | Uint8Array;
   export type Output = StreamSum;
   /** The statuses of the documented errors. */
-  export type ErrorStatus = 408 | 413;
+  export type ErrorStatus = 403 | 408 | 413;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
   /** What `propagate` answers. */
@@ -37,6 +38,7 @@ export namespace sum {
     "body": null,
     "encoding": "bytes",
     "errors": [
+      403,
       408,
       413
     ],

@@ -8,6 +8,7 @@ import * as $runtime from "../../../runtime.js";
  * Shouts the text it was sent.
  *
  * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
+ * @throws {HttpError} 403 A browser sent this request from a page of another origin.
  * @throws {HttpError} 408 The body did not arrive within the time allowed.
  * @throws {HttpError} 413 The body is larger than the limit.
  * @throws {HttpError} 415 The body is not `text/plain`.
@@ -28,7 +29,7 @@ export namespace shout {
   export type Input = string;
   export type Output = string;
   /** The statuses of the documented errors. */
-  export type ErrorStatus = 400 | 408 | 413 | 415;
+  export type ErrorStatus = 400 | 403 | 408 | 413 | 415;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
   /** What `propagate` answers. */
@@ -48,6 +49,7 @@ export namespace shout {
     "encoding": "text",
     "errors": [
       400,
+      403,
       408,
       413,
       415

@@ -9,6 +9,7 @@ import type { Tree } from "../../../structures.js";
  * Plants a tree where its label says.
  *
  * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
+ * @throws {HttpError} 403 A browser sent this request from a page of another origin.
  * @throws {HttpError} 408 The body did not arrive within the time allowed.
  * @throws {HttpError} 413 The body is larger than the limit.
  * @throws {HttpError} 415 The body is not `application/json`.
@@ -29,7 +30,7 @@ export namespace plant {
   export type Input = Tree;
   export type Output = $runtime.Created<Tree>;
   /** The statuses of the documented errors. */
-  export type ErrorStatus = 400 | 408 | 413 | 415;
+  export type ErrorStatus = 400 | 403 | 408 | 413 | 415;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
   /** What `propagate` answers. */
@@ -55,6 +56,7 @@ export namespace plant {
     },
     "errors": [
       400,
+      403,
       408,
       413,
       415

@@ -9,6 +9,7 @@ import type { Received, Upload } from "../../../structures.js";
  * Receives an upload: text fields and files in one multipart form.
  *
  * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
+ * @throws {HttpError} 403 A browser sent this request from a page of another origin.
  * @throws {HttpError} 408 The body did not arrive within the time allowed.
  * @throws {HttpError} 413 The body is larger than the limit. A file is larger than its `max_size`. The form has too many parts.
  * @throws {HttpError} 415 The body is not `multipart/form-data`.
@@ -29,7 +30,7 @@ export namespace upload {
   export type Input = Upload;
   export type Output = Received;
   /** The statuses of the documented errors. */
-  export type ErrorStatus = 400 | 408 | 413 | 415;
+  export type ErrorStatus = 400 | 403 | 408 | 413 | 415;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
   /** What `propagate` answers. */
@@ -44,6 +45,7 @@ export namespace upload {
     "encoding": "multipart",
     "errors": [
       400,
+      403,
       408,
       413,
       415

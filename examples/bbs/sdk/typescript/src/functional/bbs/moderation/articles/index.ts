@@ -16,6 +16,7 @@ import * as $runtime from "../../../../runtime.js";
  * @security `connection.security.moderator`: The moderators' token: the server's `BBS_MODERATOR_TOKEN`. Sent as `Authorization: Bearer <token>`.
  * @throws {HttpError} 400 An input is invalid; `errors` lists every problem with its path.
  * @throws {HttpError} 401 No moderator token, or a wrong one, was sent.
+ * @throws {HttpError} 403 A browser sent this request from a page of another origin.
  * @throws {HttpError} 404 No such article in this section, or moderation is off.
  * @throws {HttpError} 503 The article store is unavailable.
  * @controller BbsModerationController.erase
@@ -34,7 +35,7 @@ export async function erase(
 export namespace erase {
   export type Output = void;
   /** The statuses of the documented errors. */
-  export type ErrorStatus = 400 | 401 | 404 | 503;
+  export type ErrorStatus = 400 | 401 | 403 | 404 | 503;
   /** The documented errors, as `HttpError`s. */
   export type Error = $runtime.HttpError<ErrorStatus>;
   /** What `propagate` answers. */
@@ -45,6 +46,7 @@ export namespace erase {
     "errors": [
       400,
       401,
+      403,
       404,
       503
     ],
