@@ -88,7 +88,8 @@ pub struct AppBuilder {
     metrics: Option<Metrics>,
     errors: ErrorAnswers,
     /// The leading path segments routes' names leave out.
-    name_prefix: NamePrefix,
+    /// A prefix that is no literal path is refused by `build`.
+    name_prefix: Result<NamePrefix, String>,
     cross_origin: CrossOrigin,
     html_headers: Option<HtmlHeaders>,
 }
@@ -221,14 +222,11 @@ impl AppBuilder {
     /// assert_eq!(login.accessor, ["users", "login"]);
     /// ```
     ///
-    /// # Panics
-    /// If `prefix` holds a path parameter (`/api/:version`): a name prefix
-    /// is literal path segments.
+    /// A `prefix` that holds a path parameter (`/api/:version`) makes
+    /// [`build`](Self::build) fail with [`BuildError::InvalidNamePrefix`]:
+    /// a name prefix is literal path segments.
     pub fn strip_name_prefix(mut self, prefix: &str) -> Self {
-        self.name_prefix = match NamePrefix::parse(prefix) {
-            Ok(prefix) => prefix,
-            Err(message) => panic!("{message}"),
-        };
+        self.name_prefix = NamePrefix::parse(prefix);
         self
     }
 
@@ -332,10 +330,14 @@ impl AppBuilder {
             .take()
             .unwrap_or_else(|| OpenApiDocument::new("API", "0.1.0"))
             .routes(self.endpoints.iter().map(|endpoint| endpoint.meta));
+        let name_prefix = self
+            .name_prefix
+            .clone()
+            .map_err(|message| BuildError::InvalidNamePrefix { message })?;
         let cross_origin = &self.cross_origin;
         let manifest = document.manifest_answering(
             self.errors.as_deref(),
-            &self.name_prefix,
+            &name_prefix,
             &|meta, refused| {
                 (*refused == refusal::CROSS_ORIGIN_REQUEST && !cross_origin.checks(meta))
                     || (*refused == refusal::CROSS_ORIGIN_WEBSOCKET
@@ -587,7 +589,7 @@ impl App {
             #[cfg(feature = "metrics")]
             metrics: None,
             errors: None,
-            name_prefix: NamePrefix::default(),
+            name_prefix: Ok(NamePrefix::default()),
             cross_origin: CrossOrigin::new(),
             html_headers: None,
         }

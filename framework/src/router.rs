@@ -56,6 +56,13 @@ pub enum BuildError {
         /// The origin as given.
         origin: String,
     },
+    /// [`AppBuilder::strip_name_prefix`](crate::AppBuilder::strip_name_prefix)
+    /// was given a prefix that is no literal path.
+    #[error("{message}")]
+    InvalidNamePrefix {
+        /// What is wrong with it, and what to write.
+        message: String,
+    },
     /// A route given to [`CrossOrigin::bypass`](crate::CrossOrigin::bypass)
     /// is not one of the app's.
     #[error(
