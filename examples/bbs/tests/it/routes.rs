@@ -562,7 +562,7 @@ async fn index_refuses_null_for_optional_fields(backend: Backend) {
             ("$input.page".to_owned(), r#"number & Type<"uint32"> & Minimum<1>"#.to_owned()),
             (
                 "$input.sort".to_owned(),
-                r#"Array<"+writer" | "-writer" | "+title" | "-title" | "+created_at" | "-created_at" | "+updated_at" | "-updated_at"> & UniqueItems"#
+                r#"Array<"+writer" | "-writer" | "+title" | "-title" | "+created_at" | "-created_at" | "+updated_at" | "-updated_at"> & UniqueItems ([0] and [1] are equal)"#
                     .to_owned()
             ),
         ]
