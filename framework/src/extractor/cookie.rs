@@ -72,26 +72,26 @@ impl<T: Dto> FromRequestParts for Cookies<T> {
 
 /// Whether a cookie named `name` was sent.
 pub(super) fn cookie_sent(headers: &http::HeaderMap, name: &str) -> bool {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(cookie::Cookie::split_parse_encoded)
-        .filter_map(Result::ok)
-        .any(|cookie| cookie.name() == name)
+    cookies(headers).any(|cookie| cookie.name() == name)
 }
 
 /// The `name=value` pairs of every `Cookie` header, percent-decoded;
 /// pairs that are not cookies are left out, as browsers do.
 fn cookie_pairs(headers: &http::HeaderMap) -> Vec<(String, String)> {
+    cookies(headers)
+        .map(|cookie| (cookie.name().to_owned(), cookie.value().to_owned()))
+        .collect()
+}
+
+/// The cookies of every `Cookie` header, percent-decoded; what is not a
+/// cookie is left out.
+fn cookies(headers: &http::HeaderMap) -> impl Iterator<Item = cookie::Cookie<'_>> {
     headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|value| value.to_str().ok())
         .flat_map(cookie::Cookie::split_parse_encoded)
         .filter_map(Result::ok)
-        .map(|cookie| (cookie.name().to_owned(), cookie.value().to_owned()))
-        .collect()
 }
 
 #[cfg(test)]
