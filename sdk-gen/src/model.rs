@@ -51,6 +51,23 @@ impl<'m> Model<'m> {
             })
     }
 
+    /// The security schemes of `route`'s guards, each with whether it is
+    /// optional: those it needs first, then those of its optional guards.
+    ///
+    /// # Errors
+    /// The manifest does not define one.
+    pub(crate) fn schemes(
+        &self,
+        route: &RouteManifest,
+    ) -> Result<Vec<(&'m SecuritySchemeManifest, bool)>, GenerateError> {
+        let needed = route.security.iter().map(|name| (name, false));
+        let optional = route.optional_security.iter().map(|name| (name, true));
+        needed
+            .chain(optional)
+            .map(|(name, optional)| Ok((self.scheme(route, name)?, optional)))
+            .collect()
+    }
+
     pub(crate) fn new(manifest: &'m ApiManifest) -> Result<Self, GenerateError> {
         if manifest.manifest_version != framework::manifest::MANIFEST_VERSION {
             return Err(GenerateError::Version {

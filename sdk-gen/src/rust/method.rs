@@ -229,10 +229,7 @@ impl RustGen<'_, '_> {
         if route.cookies.is_some() {
             cookies.push("crate::cookie_pairs(cookies)?".to_owned());
         }
-        let required = route.security.iter().map(|name| (name, false));
-        let optional = route.optional_security.iter().map(|name| (name, true));
-        for (name, optional) in required.chain(optional) {
-            let scheme = self.model.scheme(route, name)?;
+        for (scheme, optional) in self.model.schemes(route)? {
             let field = format!("client.credentials.{}", snake(&scheme.name));
             let (mut send, is_cookie) = send_credential(scheme, &field);
             if optional {
@@ -347,23 +344,19 @@ impl RustGen<'_, '_> {
         if route.cookies.is_some() {
             doc.push_str("\n\n`cookies` are sent in one `Cookie` header.");
         }
-        for name in &route.security {
-            let scheme = self.model.scheme(route, name)?;
-            doc.push_str(&format!(
-                "\n\nNeeds the `{}` credential ([`ClientBuilder::{}`]): {}",
-                scheme.name,
-                credential_method(scheme),
-                scheme.description
-            ));
-        }
-        for name in &route.optional_security {
-            let scheme = self.model.scheme(route, name)?;
-            doc.push_str(&format!(
-                "\n\nSends the `{}` credential when the client has it ([`ClientBuilder::{}`]), and is answered without it too: {}",
-                scheme.name,
-                credential_method(scheme),
-                scheme.description
-            ));
+        for (scheme, optional) in self.model.schemes(route)? {
+            let (name, method) = (&scheme.name, credential_method(scheme));
+            doc.push_str(&if optional {
+                format!(
+                    "\n\nSends the `{name}` credential when the client has it ([`ClientBuilder::{method}`]), and is answered without it too: {}",
+                    scheme.description
+                )
+            } else {
+                format!(
+                    "\n\nNeeds the `{name}` credential ([`ClientBuilder::{method}`]): {}",
+                    scheme.description
+                )
+            });
         }
         if !route.errors.is_empty() || !route.security.is_empty() {
             doc.push_str("\n\n# Errors\n");

@@ -276,24 +276,19 @@ impl TypeScript<'_, '_> {
             };
             doc.tag("param", &format!("{} `{label}`{rest}", ident(&param.name)));
         }
-        for name in &route.security {
-            let scheme = self.model.scheme(route, name)?;
+        for (scheme, optional) in self.model.schemes(route)? {
+            let (set, sent) = if optional {
+                (
+                    " (optional: the route answers without it too)",
+                    "When set, sent",
+                )
+            } else {
+                ("", "Sent")
+            };
             doc.tag(
                 "security",
                 &format!(
-                    "`connection.security.{}`: {} Sent as {}.",
-                    scheme.name,
-                    scheme.description,
-                    carrier(&scheme.kind)
-                ),
-            );
-        }
-        for name in &route.optional_security {
-            let scheme = self.model.scheme(route, name)?;
-            doc.tag(
-                "security",
-                &format!(
-                    "`connection.security.{}` (optional: the route answers without it too): {} When set, sent as {}.",
+                    "`connection.security.{}`{set}: {} {sent} as {}.",
                     scheme.name,
                     scheme.description,
                     carrier(&scheme.kind)
@@ -369,16 +364,18 @@ impl TypeScript<'_, '_> {
         if let Some(cookies) = &route.cookies {
             keys.insert("cookies".into(), schema(cookies, 6));
         }
-        if !route.security.is_empty() || !route.optional_security.is_empty() {
-            let mut schemes = Vec::new();
-            for name in &route.security {
-                schemes.push(security_metadata(self.model.scheme(route, name)?));
-            }
-            for name in &route.optional_security {
-                let mut scheme = security_metadata(self.model.scheme(route, name)?);
-                scheme["optional"] = Value::Bool(true);
-                schemes.push(scheme);
-            }
+        let schemes = self.model.schemes(route)?;
+        if !schemes.is_empty() {
+            let schemes = schemes
+                .into_iter()
+                .map(|(scheme, optional)| {
+                    let mut scheme = security_metadata(scheme);
+                    if optional {
+                        scheme["optional"] = Value::Bool(true);
+                    }
+                    scheme
+                })
+                .collect();
             keys.insert("security".into(), Value::Array(schemes));
         }
         if !plain {
