@@ -274,6 +274,7 @@ pub mod prelude {
 pub mod __private {
     pub use crate::describe::{check_websocket_route, named_input};
     pub use crate::dto::check as tags;
+    pub use crate::dto::{PRESENCE_RS, SHAPE_RS};
     pub use crate::dto::{nullable, present, run_check, write_null, write_serde, write_str};
     pub use crate::extractor::{ViaBody, ViaParts, path_param, path_param_refused};
     pub use crate::refusals::Refusals;

@@ -120,6 +120,14 @@ fn answer(response: &ResponseManifest) -> Answer<'_> {
     }
 }
 
+/// Whether a route answers a file (bytes) on success: both SDKs then offer
+/// to read it as it arrives, beside reading it whole.
+pub(crate) fn streams_bytes(answers: &[Answer<'_>]) -> bool {
+    answers
+        .iter()
+        .any(|answer| answer.shape == Shape::Plain(Content::Bytes))
+}
+
 #[cfg(test)]
 mod tests {
     use framework::{ContentManifest, HeaderManifest};

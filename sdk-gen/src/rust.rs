@@ -108,7 +108,21 @@ pub(crate) fn generate(
             path: "src/types.rs".into(),
             contents: rustfmt(&types)?,
         },
+        shared("shape.rs", framework::__private::SHAPE_RS),
+        shared("presence.rs", framework::__private::PRESENCE_RS),
     ])
+}
+
+/// A file of the framework's that the SDK holds as it is, so that it reads
+/// answers by the server's own rules (one implementation of each).
+fn shared(name: &str, source: &str) -> GeneratedFile {
+    GeneratedFile {
+        path: format!("src/{name}").into(),
+        contents: format!(
+            "// Written by sdk-gen from the framework's `dto/{name}`: the server's own\n\
+             // rules, shared with this SDK; do not edit.\n\n{source}"
+        ),
+    }
 }
 
 /// Formats Rust source as `cargo fmt` would.
@@ -250,6 +264,11 @@ impl RustGen<'_, '_> {
                     // A form with files is sent part by part, never as JSON.
                     derives: object_derives(object),
                     attrs: Vec::new(),
+                    shape: if object.fields.iter().any(|field| holds_files(&field.schema)) {
+                        ""
+                    } else {
+                        "Object"
+                    },
                     keyword: "struct",
                     body: self.fields(object, id, true),
                 },
@@ -269,6 +288,7 @@ impl RustGen<'_, '_> {
                         name,
                         derives: "Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize".into(),
                         attrs: Vec::new(),
+                        shape: "External",
                         keyword: "enum",
                         body,
                     }
@@ -308,6 +328,12 @@ impl RustGen<'_, '_> {
                         derives: "Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize"
                             .into(),
                         attrs,
+                        shape: match union.repr {
+                            UnionRepr::External => "External",
+                            UnionRepr::Internal { .. } => "Tagged",
+                            UnionRepr::Adjacent { .. } => "Object",
+                            UnionRepr::Untagged => "Content",
+                        },
                         keyword: "enum",
                         body,
                     }
@@ -332,14 +358,23 @@ impl RustGen<'_, '_> {
             }
             let inner = self.type_of(&field.schema, Some(owner));
             let may_be_absent = may_be_absent(field);
+            // Absent, `null` and a value as the server reads them: an
+            // optional property is never `null` unless it is nullable too,
+            // a nullable one is never absent unless it is optional too.
+            let nullable = matches!(field.schema, Schema::Nullable(_));
             let ty = if may_be_absent {
                 serde.push("default".to_owned());
                 serde.push("skip_serializing_if = \"Option::is_none\"".to_owned());
-                if matches!(field.schema, Schema::Nullable(_)) {
-                    serde.push("with = \"crate::present\"".to_owned());
-                }
+                serde.push(if nullable {
+                    "with = \"crate::present\"".to_owned()
+                } else {
+                    "deserialize_with = \"crate::presence::present\"".to_owned()
+                });
                 format!("Option<{inner}>")
             } else {
+                if nullable {
+                    serde.push("deserialize_with = \"crate::presence::nullable\"".to_owned());
+                }
                 inner
             };
             // A form with files has no serde (see `object_derives`).
@@ -529,6 +564,9 @@ struct RustDecl {
     name: String,
     derives: String,
     attrs: Vec<String>,
+    /// The `shape::Shape` its serde impls hold it to, as the server's
+    /// `#[dto]` does (empty without serde: a form with files).
+    shape: &'static str,
     keyword: &'static str,
     body: String,
 }

@@ -194,7 +194,9 @@ async fn the_rust_sdk_reads_the_apps_error_body() {
         .into(),
     };
     match &refused {
-        Error::Api { status: 422, body } => assert_eq!(**body, expected),
+        Error::Api {
+            status: 422, body, ..
+        } => assert_eq!(**body, expected),
         other => panic!("expected the app's 422, got {other:?}"),
     }
     assert_eq!(refused.body(), Some(&expected));

@@ -33,6 +33,27 @@ pub(crate) use decode::{decode_json, decode_text_map};
 pub use presence::{nullable, present};
 pub(crate) use report::{Report, push_key};
 
+/// The source of the shape adapters (`shape.rs`), which sdk-gen writes
+/// into the Rust SDK so that it decodes answers by the server's rules.
+#[doc(hidden)]
+pub const SHAPE_RS: &str = include_str!("shape.rs");
+
+/// The source of the presence rules (`presence.rs`: absent, `null`), which
+/// sdk-gen writes into the Rust SDK beside `shape.rs`.
+#[doc(hidden)]
+pub const PRESENCE_RS: &str = include_str!("presence.rs");
+
+/// Whether a deserializer whose error type is `E` reads JSON (simd-json's
+/// on the fast path, serde_json's for a user check): `shape.rs` reads a
+/// whole float as an integer there only. Names of types known at compile
+/// time: the comparison folds away.
+#[inline]
+fn reads_json<E>() -> bool {
+    let name = std::any::type_name::<E>();
+    name == std::any::type_name::<simd_json::Error>()
+        || name == std::any::type_name::<serde_json::Error>()
+}
+
 use std::{
     collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque},
     sync::Arc,

@@ -1,4 +1,6 @@
-//! How fields say "may be absent" apart from "may be null".
+//! How fields say "may be absent" apart from "may be null". The generated
+//! Rust SDK reads answers with these same functions: sdk-gen writes this
+//! file into it as it is (`PRESENCE_RS`), so it uses serde alone.
 
 use serde::{Deserialize, Deserializer};
 

@@ -5,6 +5,11 @@
 //! inherent function and routes it through these adapters, which refuse
 //! those forms; everything else is forwarded untouched, so the fast path
 //! stays one pass.
+//!
+//! The generated Rust SDK decodes answers with these same adapters: sdk-gen
+//! writes this file into it as it is (`SHAPE_RS`), so the file uses serde
+//! alone, and its host says which deserializers read JSON
+//! (`super::reads_json`).
 
 use std::{collections::HashSet, fmt};
 
@@ -422,7 +427,7 @@ macro_rules! whole_numbers {
     ($($method:ident),*) => {$(
         #[inline]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-            if reads_json::<D::Error>() {
+            if super::reads_json::<D::Error>() {
                 self.0.deserialize_any(WholeNumber(visitor))
             } else {
                 self.0.$method(visitor)
@@ -431,16 +436,6 @@ macro_rules! whole_numbers {
     )*};
 }
 use whole_numbers;
-
-/// Whether a deserializer whose error type is `E` reads JSON (simd-json's
-/// on the fast path, serde_json's for a user check). Names of types known
-/// at compile time: the comparison folds away.
-#[inline]
-fn reads_json<E>() -> bool {
-    let name = std::any::type_name::<E>();
-    name == std::any::type_name::<simd_json::Error>()
-        || name == std::any::type_name::<serde_json::Error>()
-}
 
 /// The largest magnitude up to which every whole `f64` is the integer its
 /// text wrote: 2^53. A float beyond it may have been rounded on its way in.

@@ -12,7 +12,7 @@ use framework::{
 use super::{RustGen, doc_comment, holds_files, may_be_absent, pascal, snake, unique};
 use crate::{
     GenerateError,
-    answer::{Answer, Content, Shape, answers, is_plain_json},
+    answer::{Answer, Content, Shape, answers, is_plain_json, streams_bytes},
 };
 
 /// What the `lib.rs` template writes for one route.
@@ -38,6 +38,10 @@ pub(super) struct Method {
     pub(super) events: bool,
     /// The route is a WebSocket: the method opens a `Socket`.
     pub(super) websocket: bool,
+    /// The route answers a file: a `..._stream` method reads it as it
+    /// arrives, for any of its success `statuses` (`200, 206, 304`).
+    pub(super) streams: bool,
+    pub(super) statuses: String,
 }
 
 /// The request a method builds, before it is sent.
@@ -111,6 +115,12 @@ impl RustGen<'_, '_> {
             answer_enum,
             events: events.is_some() && route.websocket.is_none(),
             websocket: route.websocket.is_some(),
+            streams: streams_bytes(&answers),
+            statuses: answers
+                .iter()
+                .map(|answer| answer.status.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
         })
     }
 
@@ -133,6 +143,14 @@ impl RustGen<'_, '_> {
         }
         if let Some(schema) = &route.cookies {
             params.push(format!("cookies: &{}", self.type_of(schema, None)));
+        }
+        for header in &route.header_params {
+            let ident = snake(&header.name);
+            params.push(format!("{ident}: Option<&str>"));
+            steps.push(format!(
+                "let request = crate::header_param(request, {:?}, {ident})?;",
+                header.name
+            ));
         }
         steps.extend(self.credential_steps(route)?);
         if let Some(body) = &route.body {
@@ -344,6 +362,14 @@ impl RustGen<'_, '_> {
         if route.cookies.is_some() {
             doc.push_str("\n\n`cookies` are sent in one `Cookie` header.");
         }
+        for header in &route.header_params {
+            doc.push_str(&format!(
+                "\n\n`{}`: the `{}` header, sent when it is `Some`. {}",
+                snake(&header.name),
+                header.name,
+                header.description
+            ));
+        }
         for (scheme, optional) in self.model.schemes(route)? {
             let (name, method) = (&scheme.name, credential_method(scheme));
             doc.push_str(&if optional {
@@ -460,9 +486,7 @@ fn send_credential(scheme: &SecuritySchemeManifest, field: &str) -> (String, boo
         // The word is an RFC 9110 token (`SecurityMeta::authorization`
         // checks): no quote, backslash or brace to escape.
         SecurityKindManifest::Authorization { scheme: word } => (
-            format!(
-                "request.header(reqwest::header::AUTHORIZATION, format!(\"{word} {{}}\", crate::credential({name:?}, &{field})?))"
-            ),
+            format!("crate::authorization(request, {word:?}, {name:?}, &{field})?"),
             false,
         ),
         _ => (

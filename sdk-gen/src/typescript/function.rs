@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 use super::{Doc, TypeScript, ident, indent, pretty, template_text};
 use crate::{
     GenerateError,
-    answer::{Answer, Content, Shape, answers, is_plain_json},
+    answer::{Answer, Content, Shape, answers, is_plain_json, streams_bytes},
     model::{Dir, refs, route_inputs, route_outputs},
 };
 
@@ -45,6 +45,10 @@ pub(super) struct Function {
     /// A WebSocket route's message types, client's and server's: the
     /// function opens a socket.
     pub(super) messages: Option<(String, String)>,
+    /// The route answers a file: it gets a `stream` function, answering
+    /// one of `statuses` (`200 | 206 | 304`).
+    pub(super) streams: bool,
+    pub(super) statuses: String,
 }
 
 /// The arguments of a call besides the connection.
@@ -120,6 +124,12 @@ impl TypeScript<'_, '_> {
             imports: self.imports(route),
             name: function,
             messages,
+            streams: streams_bytes(&answers),
+            statuses: answers
+                .iter()
+                .map(|answer| answer.status.to_string())
+                .collect::<Vec<_>>()
+                .join(" | "),
         })
     }
 

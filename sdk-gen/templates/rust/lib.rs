@@ -24,9 +24,37 @@
 
 #![allow(clippy::too_many_arguments)]
 
+#[allow(dead_code)]
+mod presence;
+#[allow(dead_code)]
+mod shape;
 mod types;
 
 pub use types::*;
+
+/// Decodes JSON as the server does, as this client reads every answer: a
+/// struct is an object only, a unit variant its name alone, a key is
+/// written once at every depth, and a whole float such as `1.0` is the
+/// integer it is (`shape.rs`, the server's own adapters).
+///
+/// ```
+/// let count: u32 = {{ crate_name }}::from_json(b"2.0").unwrap();
+/// assert_eq!(count, 2);
+/// let twice = {{ crate_name }}::from_json::<std::collections::BTreeMap<String, u32>>(br#"{"a": 1, "a": 2}"#);
+/// assert!(twice.is_err());
+/// ```
+pub fn from_json<T: serde::de::DeserializeOwned>(json: &[u8]) -> serde_json::Result<T> {
+    let mut deserializer = serde_json::Deserializer::from_slice(json);
+    let value = T::deserialize(shape::KeysOnce(&mut deserializer))?;
+    deserializer.end()?;
+    Ok(value)
+}
+
+/// Whether a deserializer whose error type is `E` reads JSON: `shape.rs`
+/// reads a whole float as an integer there only.
+fn reads_json<E>() -> bool {
+    std::any::type_name::<E>() == std::any::type_name::<serde_json::Error>()
+}
 
 /// The bytes of a body or an answer.
 pub use bytes::Bytes;
@@ -86,6 +114,8 @@ pub enum Error {
         status: u16,
         /// The app's error body.
         body: Box<ErrorBody>,
+        /// The answer's headers (`Retry-After`, a 416's `Content-Range` ...).
+        headers: Box<reqwest::header::HeaderMap>,
     },
 {%- else %}
     /// The server answered with an error the route documents.
@@ -95,6 +125,8 @@ pub enum Error {
         status: u16,
         /// The problem document.
         problem: Box<Problem>,
+        /// The answer's headers (`Retry-After`, a 416's `Content-Range` ...).
+        headers: Box<reqwest::header::HeaderMap>,
     },
 {%- endif %}
     /// The server answered with a status the route does not document.
@@ -104,6 +136,8 @@ pub enum Error {
         status: u16,
         /// The raw body.
         body: String,
+        /// The answer's headers (`Retry-After` ...).
+        headers: Box<reqwest::header::HeaderMap>,
     },
     /// The answer's body is not what the route documents.
     #[error("the HTTP {status} body is not what the route documents: {source}")]
@@ -164,6 +198,16 @@ pub enum Error {
 }
 
 impl Error {
+    /// The headers of an error answer ([`Error::Api`],
+    /// [`Error::UnexpectedStatus`]): a `Retry-After`, a 416's
+    /// `Content-Range` (the file's length).
+    pub fn headers(&self) -> Option<&reqwest::header::HeaderMap> {
+        match self {
+            Error::Api { headers, .. } | Error::UnexpectedStatus { headers, .. } => Some(headers),
+            _ => None,
+        }
+    }
+
     /// The HTTP status, when the server answered.
     pub fn status(&self) -> Option<u16> {
         match self {
@@ -351,13 +395,12 @@ impl {% if !group.root %}<'a> {% endif %}{{ group.name }}{% if !group.root %}<'a
         if status == {{ m.status }} {
             return Ok(crate::events(response));
         }
-        let body = response.text().await?;
-        Err(crate::failure(status, body, &[{{ m.errors }}]))
+        Err(crate::receive_failure(response, &[{{ m.errors }}]).await)
 {%- else if m.arms.is_empty() %}
-        let (status, body) = crate::exchange(request).await?;
-        match status {
-            {{ m.status }} => {{ m.decode }}(status, body),
-            _ => Err(crate::failure(status, body, &[{{ m.errors }}])),
+        let response = request.send().await?;
+        match response.status().as_u16() {
+            {{ m.status }} => {{ m.decode }}({{ m.status }}, response.text().await?),
+            _ => Err(crate::receive_failure(response, &[{{ m.errors }}]).await),
         }
 {%- else %}
         let answer = crate::receive(request).await?;
@@ -369,6 +412,19 @@ impl {% if !group.root %}<'a> {% endif %}{{ group.name }}{% if !group.root %}<'a
         }
 {%- endif %}
     }
+{%- if m.streams %}
+
+    /// Like [`{{ m.name }}`](Self::{{ m.name }}), but a file answer is read as it
+    /// arrives ([`FileStream::chunk`]), never held whole; errors are as its.
+    pub async fn {{ m.name }}_stream(&self{% if !m.params.is_empty() %}, {{ m.params }}{% endif %}) -> Result<crate::FileStream, Error> {
+        let client = {% if group.root %}self{% else %}self.client{% endif %};
+        let request = client.request(reqwest::Method::{{ m.method }}, &[{{ m.segments }}], {{ m.query }});
+{%- for step in m.steps %}
+        {{ step }}
+{%- endfor %}
+        crate::file_stream(request, &[{{ m.statuses }}], &[{{ m.errors }}]).await
+    }
+{%- endif %}
 {%- endfor %}
 }
 {%- endfor %}
@@ -617,7 +673,22 @@ fn bearer(
     scheme: &'static str,
     token: &Option<String>,
 ) -> Result<reqwest::RequestBuilder, Error> {
-    Ok(request.bearer_auth(credential(scheme, token)?))
+    let token = credential(scheme, token)?;
+    header_text("authorization", token, false)?;
+    Ok(request.bearer_auth(token))
+}
+
+/// `Authorization: <word> <token>`.
+#[allow(dead_code)]
+fn authorization(
+    request: reqwest::RequestBuilder,
+    word: &str,
+    scheme: &'static str,
+    token: &Option<String>,
+) -> Result<reqwest::RequestBuilder, Error> {
+    let token = credential(scheme, token)?;
+    header_text("authorization", token, false)?;
+    Ok(request.header(reqwest::header::AUTHORIZATION, format!("{word} {token}")))
 }
 
 /// An API key in the header `name`.
@@ -628,7 +699,24 @@ fn api_key(
     scheme: &'static str,
     key: &Option<String>,
 ) -> Result<reqwest::RequestBuilder, Error> {
-    Ok(request.header(name, credential(scheme, key)?))
+    let key = credential(scheme, key)?;
+    header_text(name, key, false)?;
+    Ok(request.header(name, key))
+}
+
+/// A header the route documents apart from its typed headers
+/// (`Last-Event-ID`), when the caller gives one.
+#[allow(dead_code)]
+fn header_param(
+    request: reqwest::RequestBuilder,
+    name: &str,
+    value: Option<&str>,
+) -> Result<reqwest::RequestBuilder, Error> {
+    let Some(value) = value else {
+        return Ok(request);
+    };
+    header_text(name, value, false)?;
+    Ok(request.header(name, value))
 }
 
 /// A query string as the server decodes it (serde_qs on both sides).
@@ -669,27 +757,52 @@ fn headers<T: Serialize>(
         return Err(Error::Encode("headers must be a struct".to_owned()));
     };
     for (name, value) in fields {
-        let values = match value {
-            serde_json::Value::Null => Vec::new(),
-            serde_json::Value::Array(items) => items,
-            other => vec![other],
+        let (values, list) = match value {
+            serde_json::Value::Null => (Vec::new(), false),
+            serde_json::Value::Array(items) => (items, true),
+            other => (vec![other], false),
         };
         for value in values {
             let text = match value {
                 serde_json::Value::String(text) => text,
                 other => other.to_string(),
             };
+            header_text(&name, &text, list)?;
             request = request.header(name.as_str(), text);
         }
     }
     Ok(request)
 }
 
-async fn exchange(request: reqwest::RequestBuilder) -> Result<(u16, String), Error> {
-    let response = request.send().await?;
+/// Refuses a header value the server would not read as written: a header
+/// is visible ASCII text (spaces and tabs inside), HTTP drops white space
+/// at either end, and an item of a list (`item`) must not hold a comma,
+/// since the server splits lists at commas.
+#[allow(dead_code)]
+fn header_text(name: &str, text: &str, item: bool) -> Result<(), Error> {
+    let blank = |c: char| c == ' ' || c == '\t';
+    let expected = if !text.chars().all(|c| c == '\t' || (' '..='~').contains(&c)) {
+        "visible ASCII text"
+    } else if text.starts_with(blank) || text.ends_with(blank) {
+        "text without white space at either end"
+    } else if item && text.contains(',') {
+        "a list item without a comma"
+    } else {
+        return Ok(());
+    };
+    Err(Error::Encode(format!(
+        "the header `{name}` cannot hold {text:?}: expected {expected}"
+    )))
+}
+
+/// The error a response answers: read whole, with its headers.
+async fn receive_failure(mut response: reqwest::Response, documented: &[u16]) -> Error {
     let status = response.status().as_u16();
-    let body = response.text().await?;
-    Ok((status, body))
+    let headers = std::mem::take(response.headers_mut());
+    match response.text().await {
+        Ok(body) => failure(status, headers, body, documented),
+        Err(err) => Error::Transport(err),
+    }
 }
 
 /// A redirect the server answered; the client does not follow it.
@@ -729,6 +842,60 @@ impl Download {
     pub fn content_range(&self) -> Option<&str> {
         self.header("content-range")
     }
+}
+
+/// A file answer read as it arrives: what a route's `..._stream` method
+/// answers. Read it with [`chunk`](FileStream::chunk) until `None` (to a
+/// file, say), so that the file is never held whole in memory.
+#[derive(Debug)]
+pub struct FileStream {
+    /// The HTTP status: `200`, a part's `206`, `304` (no body) ...
+    pub status: u16,
+    /// Every header of the answer.
+    pub headers: reqwest::header::HeaderMap,
+    response: reqwest::Response,
+}
+
+impl FileStream {
+    /// The next bytes of the body; `None` once it is all read.
+    pub async fn chunk(&mut self) -> Result<Option<Bytes>, Error> {
+        Ok(self.response.chunk().await?)
+    }
+
+    /// A header's value, if it is text.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|value| value.to_str().ok())
+    }
+
+    /// The file's version (`ETag`).
+    pub fn etag(&self) -> Option<&str> {
+        self.header("etag")
+    }
+
+    /// Which bytes of the file these are (`Content-Range` of a `206`).
+    pub fn content_range(&self) -> Option<&str> {
+        self.header("content-range")
+    }
+}
+
+/// Sends a request whose success answers (`success`) are read as they
+/// arrive; an error is read whole.
+#[allow(dead_code)]
+async fn file_stream(
+    request: reqwest::RequestBuilder,
+    success: &[u16],
+    documented: &[u16],
+) -> Result<FileStream, Error> {
+    let response = request.send().await?;
+    let status = response.status().as_u16();
+    if !success.contains(&status) {
+        return Err(receive_failure(response, documented).await);
+    }
+    Ok(FileStream {
+        status,
+        headers: response.headers().clone(),
+        response,
+    })
 }
 
 /// An answer with the `Location` of what it made (`201 Created`).
@@ -784,8 +951,150 @@ fn events<T: DeserializeOwned + Send + 'static>(response: reqwest::Response) -> 
     }))
 }
 
+/// How [`reconnecting`] waits between connections.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Reconnect {
+    /// The wait before reconnecting (1 s); the server's `retry:` replaces it.
+    pub delay: std::time::Duration,
+    /// The longest wait (30 s): the wait doubles with each failure in a row.
+    pub max_delay: std::time::Duration,
+    /// Failures in a row after which the last one is returned (unbounded).
+    pub attempts: Option<u32>,
+}
+
+impl Default for Reconnect {
+    fn default() -> Self {
+        Reconnect {
+            delay: std::time::Duration::from_secs(1),
+            max_delay: std::time::Duration::from_secs(30),
+            attempts: None,
+        }
+    }
+}
+
+impl Reconnect {
+    /// The wait before reconnecting.
+    pub fn delay(mut self, delay: std::time::Duration) -> Self {
+        self.delay = delay;
+        self
+    }
+
+    /// The longest wait.
+    pub fn max_delay(mut self, max_delay: std::time::Duration) -> Self {
+        self.max_delay = max_delay;
+        self
+    }
+
+    /// Failures in a row after which the last one is returned.
+    pub fn attempts(mut self, attempts: u32) -> Self {
+        self.attempts = Some(attempts);
+        self
+    }
+}
+
+/// Follows a stream of events across disconnections, as a browser's
+/// `EventSource` does: when the stream ends or its connection fails, it is
+/// opened again with `open(last_event_id)`, the id of the last event read
+/// (the route's `last_event_id` argument), so that nothing is missed or
+/// read twice. It waits [`Reconnect::delay`] (or what the server's `retry:`
+/// asked) before reconnecting, doubled after each failure in a row up to
+/// [`Reconnect::max_delay`]. A failure is [`Error::Transport`] or a `5xx`
+/// answer; any other error ends the stream with it. Drop it to stop.
+///
+/// ```no_run
+/// # async fn run(client: &{{ crate_name }}::Client) {
+/// # fn open(_: &{{ crate_name }}::Client, _: Option<String>) -> std::future::Ready<Result<{{ crate_name }}::EventStream<u8>, {{ crate_name }}::Error>> { unimplemented!() }
+/// use futures_util::StreamExt;
+///
+/// // `open` calls the route, e.g. `client.feed().follow(&query, last.as_deref())`.
+/// let mut events = {{ crate_name }}::reconnecting(
+///     move |last| open(client, last),
+///     {{ crate_name }}::Reconnect::default(),
+/// );
+/// while let Some(event) = events.next().await {
+///     println!("{:?}", event.map(|event| event.id));
+/// }
+/// # }
+/// ```
+pub fn reconnecting<'a, T, F, Fut>(
+    open: F,
+    options: Reconnect,
+) -> impl futures_util::Stream<Item = Result<ServerEvent<T>, Error>> + Send + 'a
+where
+    T: Send + 'static,
+    F: FnMut(Option<String>) -> Fut + Send + 'a,
+    Fut: std::future::Future<Output = Result<EventStream<T>, Error>> + Send + 'a,
+{
+    let state = Following {
+        open,
+        last: None,
+        current: None,
+        delay: options.delay,
+        failures: 0,
+        options,
+    };
+    futures_util::stream::unfold(Some(state), |state| async move {
+        let mut state = state?;
+        loop {
+            let Some(stream) = state.current.as_mut() else {
+                match (state.open)(state.last.clone()).await {
+                    Ok(stream) => state.current = Some(stream),
+                    Err(err) if state.failed(&err) => tokio::time::sleep(state.wait()).await,
+                    Err(err) => return Some((Err(err), None)),
+                }
+                continue;
+            };
+            match futures_util::StreamExt::next(stream).await {
+                Some(Ok(event)) => {
+                    state.failures = 0;
+                    state.last = Some(event.id.clone()).filter(|id| !id.is_empty());
+                    if let Some(retry) = event.retry {
+                        state.delay = std::time::Duration::from_millis(retry);
+                    }
+                    return Some((Ok(event), Some(state)));
+                }
+                Some(Err(err)) => {
+                    state.current = None;
+                    if !state.failed(&err) {
+                        return Some((Err(err), None));
+                    }
+                }
+                None => state.current = None,
+            }
+            tokio::time::sleep(state.wait()).await;
+        }
+    })
+}
+
+/// Where [`reconnecting`] is.
+struct Following<T, F> {
+    open: F,
+    last: Option<String>,
+    current: Option<EventStream<T>>,
+    delay: std::time::Duration,
+    failures: u32,
+    options: Reconnect,
+}
+
+impl<T, F> Following<T, F> {
+    /// Counts a failure: whether to try again.
+    fn failed(&mut self, err: &Error) -> bool {
+        let retryable =
+            matches!(err, Error::Transport(_)) || err.status().is_some_and(|status| status >= 500);
+        self.failures += 1;
+        retryable && self.options.attempts.is_none_or(|attempts| self.failures < attempts)
+    }
+
+    /// How long to wait before the next connection.
+    fn wait(&self) -> std::time::Duration {
+        let doubled = self.delay.saturating_mul(1 << self.failures.saturating_sub(1).min(16));
+        doubled.min(self.options.max_delay)
+    }
+}
+
 fn decode_event<T: DeserializeOwned>(raw: RawEvent) -> Result<ServerEvent<T>, Error> {
-    match serde_json::from_str(&raw.data) {
+    match from_json(raw.data.as_bytes()) {
         Ok(data) => Ok(ServerEvent {
             data,
             event: raw.event,
@@ -950,7 +1259,7 @@ impl<S, R: DeserializeOwned> futures_util::Stream for Socket<S, R> {
                 Message::Close(_) => return std::task::Poll::Ready(None),
                 Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => continue,
             };
-            let decoded = serde_json::from_str(&text)
+            let decoded = from_json(text.as_bytes())
                 .map_err(|source| Error::InvalidMessage { message: text, source });
             return std::task::Poll::Ready(Some(decoded));
         }
@@ -992,7 +1301,7 @@ async fn connect<S, R>(
                 .as_deref()
                 .map(|body| String::from_utf8_lossy(body).into_owned())
                 .unwrap_or_default();
-            Err(failure(status, body, documented))
+            Err(failure(status, response.headers().clone(), body, documented))
         }
         Err(err) => Err(socket_error(err)),
     }
@@ -1027,7 +1336,7 @@ impl Answer {
     }
 
     fn json<T: DeserializeOwned>(self) -> Result<T, Error> {
-        serde_json::from_slice(&self.body).map_err(|source| Error::InvalidBody {
+        from_json(&self.body).map_err(|source| Error::InvalidBody {
             status: self.status,
             body: self.body_text(),
             source,
@@ -1081,13 +1390,13 @@ impl Answer {
 
     fn failure(self, documented: &[u16]) -> Error {
         let body = self.body_text();
-        failure(self.status, body, documented)
+        failure(self.status, self.headers, body, documented)
     }
 }
 
 #[allow(dead_code)]
 fn decode<T: DeserializeOwned>(status: u16, body: String) -> Result<T, Error> {
-    match serde_json::from_str(&body) {
+    match from_json(body.as_bytes()) {
         Ok(value) => Ok(value),
         Err(source) => Err(Error::InvalidBody {
             status,
@@ -1102,20 +1411,32 @@ fn empty(_status: u16, _body: String) -> Result<(), Error> {
     Ok(())
 }
 
-fn failure(status: u16, body: String, documented: &[u16]) -> Error {
+fn failure(
+    status: u16,
+    headers: reqwest::header::HeaderMap,
+    body: String,
+    documented: &[u16],
+) -> Error {
+    let headers = Box::new(headers);
     if !documented.contains(&status) {
-        return Error::UnexpectedStatus { status, body };
+        return Error::UnexpectedStatus {
+            status,
+            body,
+            headers,
+        };
     }
-    match serde_json::from_str(&body) {
+    match from_json(body.as_bytes()) {
 {%- if error_body %}
         Ok(parsed) => Error::Api {
             status,
             body: Box::new(parsed),
+            headers,
         },
 {%- else %}
         Ok(problem) => Error::Api {
             status,
             problem: Box::new(problem),
+            headers,
         },
 {%- endif %}
         Err(source) => Error::InvalidBody {

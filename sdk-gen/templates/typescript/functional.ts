@@ -92,6 +92,25 @@ export namespace {{ f.name }} {
       {{ f.inputs }},{% endif %}
     })) as Propagation;
   }
+{%- if f.streams %}
+
+  /**
+   * Like `{{ f.name }}`, but a file answer's body is a `ReadableStream` read as
+   * it arrives, never held whole; other answers have a `null` body, and
+   * errors throw as `{{ f.name }}`'s do.
+   */
+  export async function stream(
+    connection: $runtime.IConnection,
+{%- for param in f.params %}
+    {{ param }},
+{%- endfor %}
+  ): Promise<$runtime.Streamed<{{ f.statuses }}>> {
+    return (await $runtime.stream(connection, METADATA, path({{ f.path_params }}), {
+      params: [{{ f.path_params }}],{% if !f.inputs.is_empty() %}
+      {{ f.inputs }},{% endif %}
+    })) as $runtime.Streamed<{{ f.statuses }}>;
+  }
+{%- endif %}
 }
 {%- endif %}
 {%- endfor %}

@@ -36,6 +36,7 @@ fn assert_api_error(err: Error, status: u16, code: &str) -> bbs_sdk::Problem {
         Error::Api {
             status: found,
             problem,
+            ..
         } => {
             assert_eq!(
                 (found, problem.code.as_str()),
@@ -306,22 +307,9 @@ async fn a_moderator_erases_with_the_token_set_on_the_client() {
     assert_api_error(gone, 404, "not_found");
 }
 
-/// A client with `Last-Event-ID: id` on every request.
-fn resuming_from(base: String, id: &str) -> Client {
-    let mut headers = reqwest::header::HeaderMap::new();
-    headers.insert(
-        "last-event-id",
-        reqwest::header::HeaderValue::from_str(id).unwrap(),
-    );
-    let http = reqwest::Client::builder()
-        .default_headers(headers)
-        .build()
-        .unwrap();
-    Client::builder(base).http_client(http).build()
-}
-
 /// The live feed through the Rust SDK: typed events as they come, then
-/// resumed after the first with `Last-Event-ID` and with `after`.
+/// resumed after the first with `Last-Event-ID` (the method's
+/// `last_event_id`) and with `after`.
 #[tokio::test]
 async fn the_live_feed_through_the_rust_sdk() {
     use bbs_sdk::{ArticleEvent, ArticleEventsQuery};
@@ -333,7 +321,7 @@ async fn the_live_feed_through_the_rust_sdk() {
     let section = "live feed/ü";
     let mut events = articles
         .events()
-        .follow(section, &ArticleEventsQuery { after: None })
+        .follow(section, &ArticleEventsQuery { after: None }, None)
         .await
         .unwrap();
     let first = articles
@@ -359,12 +347,13 @@ async fn the_live_feed_through_the_rust_sdk() {
     assert!(then.id.parse::<u64>().unwrap() > created.id.parse::<u64>().unwrap());
     drop(events);
 
-    let resumed = resuming_from(server.url(), &created.id);
-    let mut events = resumed
-        .bbs()
-        .articles()
+    let mut events = articles
         .events()
-        .follow(section, &ArticleEventsQuery { after: None })
+        .follow(
+            section,
+            &ArticleEventsQuery { after: None },
+            Some(&created.id),
+        )
         .await
         .unwrap();
     assert_eq!(events.next().await.unwrap().unwrap().id, then.id);
@@ -372,7 +361,11 @@ async fn the_live_feed_through_the_rust_sdk() {
     let after = ArticleEventsQuery {
         after: Some(then.id.parse().unwrap()),
     };
-    let mut events = articles.events().follow(section, &after).await.unwrap();
+    let mut events = articles
+        .events()
+        .follow(section, &after, None)
+        .await
+        .unwrap();
     let erase = ArticleErase {
         password: "correct horse".to_owned(),
     };
@@ -381,11 +374,9 @@ async fn the_live_feed_through_the_rust_sdk() {
     assert_eq!(erased.event, "erased");
     assert!(matches!(erased.data, ArticleEvent::Erased { id } if id == second.id));
 
-    let refused = resuming_from(server.url(), "seven")
-        .bbs()
-        .articles()
+    let refused = articles
         .events()
-        .follow(section, &ArticleEventsQuery { after: None })
+        .follow(section, &ArticleEventsQuery { after: None }, Some("seven"))
         .await;
     match refused {
         Err(err) => {

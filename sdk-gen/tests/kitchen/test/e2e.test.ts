@@ -8,18 +8,25 @@
 // too. Run by
 // `cargo test -p sdk-gen --test kitchen`.
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
 
 import api, {
   CredentialError,
   DecodeError,
+  EventStream,
   HttpError,
   InputError,
   MessageError,
   SocketClosedError,
+  fileFromPath,
+  reconnecting,
   type ChatEcho,
   type EverythingInput,
   type IConnection,
+  type ServerEvent,
   type Tree,
   type Upload,
 } from "../typescript/src/index.js";
@@ -120,6 +127,22 @@ test("typed headers are sent, repeated ones each", async () => {
   assert.deepEqual(await kitchen.headers(connection(), { "x-tenant-id": 42 }), { "x-tenant-id": 42 });
   const labels = { "x-tenant-id": 7, "x-label": ["a", "b c"] };
   assert.deepEqual(await kitchen.headers(connection(), labels), labels);
+  // What the server would refuse or read otherwise is refused before sending.
+  let sent = false;
+  const spy: typeof fetch = async () => {
+    sent = true;
+    return new Response("{}");
+  };
+  const refused: [string, string][] = [["ü", "visible ASCII text"], [" a", "text without white space at either end"], ["a,b", "a list item without a comma"]];
+  for (const [label, expected] of refused) {
+    await assert.rejects(kitchen.headers({ ...connection(), fetch: spy }, { "x-tenant-id": 7, "x-label": ["ok", label] }), (err: unknown) => {
+      assert.ok(err instanceof InputError);
+      assert.equal(err.code, "unencodable_header");
+      assert.deepEqual(err.issues, [{ path: '$headers["x-label"][1]', expected, value: label }]);
+      return true;
+    });
+  }
+  assert.equal(sent, false);
 });
 
 test("64-bit integers beyond 2^53 are refused, not rounded", async () => {
@@ -298,8 +321,10 @@ test("a route marked sdk = false is not in the SDK", () => {
 
 test("server-sent events arrive typed, in order, and resume after Last-Event-ID", async () => {
   const events = await kitchen.ticks(connection(), { count: 3 });
+  assert.ok(events instanceof EventStream, "the entry point exports EventStream and ServerEvent");
+  const row = (event: ServerEvent<{ n: number; note: string }>): [number, string, string, string] => [event.data.n, event.event, event.id, event.data.note];
   const seen: [number, string, string, string][] = [];
-  for await (const event of events) seen.push([event.data.n, event.event, event.id, event.data.note]);
+  for await (const event of events) seen.push(row(event));
   assert.deepEqual(seen, [
     [1, "tick", "1", "tick 1\nof 3"],
     [2, "tick", "2", "tick 2\nof 3"],
@@ -329,6 +354,52 @@ test("an event stream stops when the loop breaks or the signal aborts", async ()
     }
   }, (err: unknown) => err instanceof Error && err.name === "AbortError");
   assert.ok(read.length >= 2 && read.length < 100, `${read.length} events read`);
+});
+
+test("reconnecting resumes a broken stream after the last event, and stops at a refusal", async () => {
+  // The first connection breaks after its first event, as a network would.
+  const sent: (string | null)[] = [];
+  const flaky: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    sent.push(request.headers.get("last-event-id"));
+    const response = await fetch(request);
+    if (sent.length > 1) return response;
+    const text = await response.text();
+    const first = new TextEncoder().encode(text.slice(0, text.indexOf("\n\n") + 2));
+    let pulls = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulls++ === 0) controller.enqueue(first);
+        else controller.error(new TypeError("terminated"));
+      },
+    });
+    return new Response(body, { status: response.status, headers: response.headers });
+  };
+  const seen: number[] = [];
+  const ticks = reconnecting((resume) => kitchen.ticks({ ...connection(), fetch: flaky, headers: resume }, { count: 3 }), { delay: 1 });
+  for await (const event of ticks) {
+    seen.push(event.data.n);
+    if (seen.length === 3) break;
+  }
+  assert.deepEqual(seen, [1, 2, 3], "nothing missed or read twice");
+  assert.deepEqual(sent, [null, "1"], "the second connection resumes after event 1");
+
+  let opened = 0;
+  const refused = reconnecting(() => {
+    opened += 1;
+    return kitchen.ticks(connection(), { count: 101 });
+  }, { delay: 1 });
+  await assert.rejects(refused.next(), (err: unknown) => err instanceof HttpError && err.status === 400);
+  assert.equal(opened, 1, "a 4xx is not retried");
+
+  opened = 0;
+  const unavailable: typeof fetch = async () => {
+    opened += 1;
+    return new Response("", { status: 503 });
+  };
+  const down = reconnecting((resume) => kitchen.ticks({ ...connection(), fetch: unavailable, headers: resume }, { count: 3 }), { delay: 1, attempts: 3 });
+  await assert.rejects(down.next(), (err: unknown) => err instanceof HttpError && err.status === 503);
+  assert.equal(opened, 3, "a 5xx is retried until the attempts run out");
 });
 
 test("a refused events query is the server's 400 and simulate gives typed events", async () => {
@@ -492,6 +563,12 @@ test("a multipart upload sends text fields and files as the server reads them", 
     ],
   });
   const { note: _note, ...without } = upload();
+  // A file from disk is named after it (a bare `fs.openAsBlob` would be `blob`).
+  const dir = mkdtempSync(join(tmpdir(), "kitchen-"));
+  writeFileSync(join(dir, "from disk.png"), "PNG!");
+  const fromDisk = await kitchen.uploads.upload(connection(), { ...upload(), picture: await fileFromPath(join(dir, "from disk.png"), "image/png") });
+  assert.deepEqual(fromDisk.picture, { name: "from disk.png", media_type: "image/png", size: 4, text: "PNG!" });
+  rmSync(dir, { recursive: true });
   const bare = await kitchen.uploads.upload(connection(), { ...without, labels: [], attachments: [] });
   assert.equal("note" in bare, false);
   assert.deepEqual([bare.labels, bare.attachments], [[], []]);
@@ -572,4 +649,25 @@ test("a streamed file: 200 with its length, 206 for a range, 304 for a current c
   assert.equal(beyond.status, 416);
   assert.equal(beyond.problem?.code, "range_not_satisfiable");
   assert.equal(beyond.headers["content-range"], "bytes */4096");
+  // Read as it arrives: the same bytes, chunk by chunk; no body for a 304.
+  const streamed = await kitchen.streamed.stream(connection(), {});
+  assert.equal(streamed.status, 200);
+  const reader = streamed.body?.getReader();
+  if (reader === undefined) return assert.fail("expected a body");
+  const chunks: Uint8Array[] = [];
+  for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
+  const joined = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.length, 0));
+  chunks.reduce((at, chunk) => (joined.set(chunk, at), at + chunk.length), 0);
+  assert.equal(joined.length, 4096);
+  assert.equal(text(joined), text(whole.data));
+  const streamedPart = await kitchen.streamed.stream(connection(), { range: "bytes=16-35" });
+  assert.equal(streamedPart.status, 206);
+  assert.equal(streamedPart.headers["content-range"], "bytes 16-35/4096");
+  assert.equal(await new Response(streamedPart.body).text(), "0123456789abcdef0123");
+  const unchanged = await kitchen.streamed.stream(connection(), { "if-none-match": etag });
+  assert.deepEqual([unchanged.status, unchanged.body], [304, null]);
+  await assert.rejects(kitchen.streamed.stream(connection(), { range: "bytes=5000-" }), (err: unknown) => err instanceof HttpError && err.status === 416);
+  const failure = await kitchen.streamed.propagate(connection(), { range: "bytes=5000-" });
+  assert.ok(!failure.success && failure.status === 416);
+  assert.equal(failure.headers["content-range"], "bytes */4096", "propagate's failure carries the headers");
 });

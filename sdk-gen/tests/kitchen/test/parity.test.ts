@@ -15,7 +15,9 @@ import { check, integerPeriod, type ValidationIssue } from "../typescript/src/ru
 
 interface Entry {
   type: string;
-  value: unknown;
+  value?: unknown;
+  /** JSON text no value can hold (a key written twice): the Rust tests read it. */
+  json?: string;
   valid: boolean;
   unsafe?: boolean;
   issues?: [string, string][];
@@ -32,6 +34,9 @@ test("client validation gives the server's verdict on every corpus value", () =>
   const entries = corpus();
   assert.ok(entries.length > 50);
   for (const entry of entries) {
+    // `JSON.parse` keeps the last of two equal keys: validation sees values,
+    // not text, so the entries given as text are the Rust side's.
+    if (entry.json !== undefined) continue;
     const issues: ValidationIssue[] = [];
     check({ k: "ref", ref: entry.type, e: entry.type }, entry.value, "$input", "in", issues);
     const found = issues.map((issue) => [issue.path, issue.expected]);

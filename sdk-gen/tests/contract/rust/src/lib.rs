@@ -17,9 +17,37 @@
 
 #![allow(clippy::too_many_arguments)]
 
+#[allow(dead_code)]
+mod presence;
+#[allow(dead_code)]
+mod shape;
 mod types;
 
 pub use types::*;
+
+/// Decodes JSON as the server does, as this client reads every answer: a
+/// struct is an object only, a unit variant its name alone, a key is
+/// written once at every depth, and a whole float such as `1.0` is the
+/// integer it is (`shape.rs`, the server's own adapters).
+///
+/// ```
+/// let count: u32 = contract_sdk::from_json(b"2.0").unwrap();
+/// assert_eq!(count, 2);
+/// let twice = contract_sdk::from_json::<std::collections::BTreeMap<String, u32>>(br#"{"a": 1, "a": 2}"#);
+/// assert!(twice.is_err());
+/// ```
+pub fn from_json<T: serde::de::DeserializeOwned>(json: &[u8]) -> serde_json::Result<T> {
+    let mut deserializer = serde_json::Deserializer::from_slice(json);
+    let value = T::deserialize(shape::KeysOnce(&mut deserializer))?;
+    deserializer.end()?;
+    Ok(value)
+}
+
+/// Whether a deserializer whose error type is `E` reads JSON: `shape.rs`
+/// reads a whole float as an integer there only.
+fn reads_json<E>() -> bool {
+    std::any::type_name::<E>() == std::any::type_name::<serde_json::Error>()
+}
 
 /// The bytes of a body or an answer.
 pub use bytes::Bytes;
@@ -41,6 +69,8 @@ pub enum Error {
         status: u16,
         /// The app's error body.
         body: Box<ErrorBody>,
+        /// The answer's headers (`Retry-After`, a 416's `Content-Range` ...).
+        headers: Box<reqwest::header::HeaderMap>,
     },
     /// The server answered with a status the route does not document.
     #[error("unexpected HTTP status {status}")]
@@ -49,6 +79,8 @@ pub enum Error {
         status: u16,
         /// The raw body.
         body: String,
+        /// The answer's headers (`Retry-After` ...).
+        headers: Box<reqwest::header::HeaderMap>,
     },
     /// The answer's body is not what the route documents.
     #[error("the HTTP {status} body is not what the route documents: {source}")]
@@ -85,6 +117,16 @@ pub enum Error {
 }
 
 impl Error {
+    /// The headers of an error answer ([`Error::Api`],
+    /// [`Error::UnexpectedStatus`]): a `Retry-After`, a 416's
+    /// `Content-Range` (the file's length).
+    pub fn headers(&self) -> Option<&reqwest::header::HeaderMap> {
+        match self {
+            Error::Api { headers, .. } | Error::UnexpectedStatus { headers, .. } => Some(headers),
+            _ => None,
+        }
+    }
+
     /// The HTTP status, when the server answered.
     pub fn status(&self) -> Option<u16> {
         match self {
@@ -247,10 +289,10 @@ impl<'a> ArticlesApi<'a> {
         let client = self.client;
         let request = client.request(reqwest::Method::POST, &["articles"], None);
         let request = crate::body(request, input)?;
-        let (status, body) = crate::exchange(request).await?;
-        match status {
-            201 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[403, 408, 413, 415, 422])),
+        let response = request.send().await?;
+        match response.status().as_u16() {
+            201 => crate::decode(201, response.text().await?),
+            _ => Err(crate::receive_failure(response, &[403, 408, 413, 415, 422]).await),
         }
     }
 
@@ -290,20 +332,14 @@ impl<'a> ArticlesApi<'a> {
         let client = self.client;
         let request = client.request(reqwest::Method::GET, &["articles", "feed"], None);
         let request = if client.credentials.api_token.is_some() {
-            request.header(
-                reqwest::header::AUTHORIZATION,
-                format!(
-                    "Token {}",
-                    crate::credential("api_token", &client.credentials.api_token)?
-                ),
-            )
+            crate::authorization(request, "Token", "api_token", &client.credentials.api_token)?
         } else {
             request
         };
-        let (status, body) = crate::exchange(request).await?;
-        match status {
-            200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[401])),
+        let response = request.send().await?;
+        match response.status().as_u16() {
+            200 => crate::decode(200, response.text().await?),
+            _ => Err(crate::receive_failure(response, &[401]).await),
         }
     }
 
@@ -326,17 +362,12 @@ impl<'a> ArticlesApi<'a> {
             &["articles", crate::segment(&id).as_str(), "favorite"],
             None,
         );
-        let request = request.header(
-            reqwest::header::AUTHORIZATION,
-            format!(
-                "Token {}",
-                crate::credential("api_token", &client.credentials.api_token)?
-            ),
-        );
-        let (status, body) = crate::exchange(request).await?;
-        match status {
-            201 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[401, 403, 422])),
+        let request =
+            crate::authorization(request, "Token", "api_token", &client.credentials.api_token)?;
+        let response = request.send().await?;
+        match response.status().as_u16() {
+            201 => crate::decode(201, response.text().await?),
+            _ => Err(crate::receive_failure(response, &[401, 403, 422]).await),
         }
     }
 }
@@ -469,7 +500,22 @@ fn bearer(
     scheme: &'static str,
     token: &Option<String>,
 ) -> Result<reqwest::RequestBuilder, Error> {
-    Ok(request.bearer_auth(credential(scheme, token)?))
+    let token = credential(scheme, token)?;
+    header_text("authorization", token, false)?;
+    Ok(request.bearer_auth(token))
+}
+
+/// `Authorization: <word> <token>`.
+#[allow(dead_code)]
+fn authorization(
+    request: reqwest::RequestBuilder,
+    word: &str,
+    scheme: &'static str,
+    token: &Option<String>,
+) -> Result<reqwest::RequestBuilder, Error> {
+    let token = credential(scheme, token)?;
+    header_text("authorization", token, false)?;
+    Ok(request.header(reqwest::header::AUTHORIZATION, format!("{word} {token}")))
 }
 
 /// An API key in the header `name`.
@@ -480,7 +526,24 @@ fn api_key(
     scheme: &'static str,
     key: &Option<String>,
 ) -> Result<reqwest::RequestBuilder, Error> {
-    Ok(request.header(name, credential(scheme, key)?))
+    let key = credential(scheme, key)?;
+    header_text(name, key, false)?;
+    Ok(request.header(name, key))
+}
+
+/// A header the route documents apart from its typed headers
+/// (`Last-Event-ID`), when the caller gives one.
+#[allow(dead_code)]
+fn header_param(
+    request: reqwest::RequestBuilder,
+    name: &str,
+    value: Option<&str>,
+) -> Result<reqwest::RequestBuilder, Error> {
+    let Some(value) = value else {
+        return Ok(request);
+    };
+    header_text(name, value, false)?;
+    Ok(request.header(name, value))
 }
 
 /// A query string as the server decodes it (serde_qs on both sides).
@@ -521,27 +584,52 @@ fn headers<T: Serialize>(
         return Err(Error::Encode("headers must be a struct".to_owned()));
     };
     for (name, value) in fields {
-        let values = match value {
-            serde_json::Value::Null => Vec::new(),
-            serde_json::Value::Array(items) => items,
-            other => vec![other],
+        let (values, list) = match value {
+            serde_json::Value::Null => (Vec::new(), false),
+            serde_json::Value::Array(items) => (items, true),
+            other => (vec![other], false),
         };
         for value in values {
             let text = match value {
                 serde_json::Value::String(text) => text,
                 other => other.to_string(),
             };
+            header_text(&name, &text, list)?;
             request = request.header(name.as_str(), text);
         }
     }
     Ok(request)
 }
 
-async fn exchange(request: reqwest::RequestBuilder) -> Result<(u16, String), Error> {
-    let response = request.send().await?;
+/// Refuses a header value the server would not read as written: a header
+/// is visible ASCII text (spaces and tabs inside), HTTP drops white space
+/// at either end, and an item of a list (`item`) must not hold a comma,
+/// since the server splits lists at commas.
+#[allow(dead_code)]
+fn header_text(name: &str, text: &str, item: bool) -> Result<(), Error> {
+    let blank = |c: char| c == ' ' || c == '\t';
+    let expected = if !text.chars().all(|c| c == '\t' || (' '..='~').contains(&c)) {
+        "visible ASCII text"
+    } else if text.starts_with(blank) || text.ends_with(blank) {
+        "text without white space at either end"
+    } else if item && text.contains(',') {
+        "a list item without a comma"
+    } else {
+        return Ok(());
+    };
+    Err(Error::Encode(format!(
+        "the header `{name}` cannot hold {text:?}: expected {expected}"
+    )))
+}
+
+/// The error a response answers: read whole, with its headers.
+async fn receive_failure(mut response: reqwest::Response, documented: &[u16]) -> Error {
     let status = response.status().as_u16();
-    let body = response.text().await?;
-    Ok((status, body))
+    let headers = std::mem::take(response.headers_mut());
+    match response.text().await {
+        Ok(body) => failure(status, headers, body, documented),
+        Err(err) => Error::Transport(err),
+    }
 }
 
 /// A redirect the server answered; the client does not follow it.
@@ -583,6 +671,60 @@ impl Download {
     }
 }
 
+/// A file answer read as it arrives: what a route's `..._stream` method
+/// answers. Read it with [`chunk`](FileStream::chunk) until `None` (to a
+/// file, say), so that the file is never held whole in memory.
+#[derive(Debug)]
+pub struct FileStream {
+    /// The HTTP status: `200`, a part's `206`, `304` (no body) ...
+    pub status: u16,
+    /// Every header of the answer.
+    pub headers: reqwest::header::HeaderMap,
+    response: reqwest::Response,
+}
+
+impl FileStream {
+    /// The next bytes of the body; `None` once it is all read.
+    pub async fn chunk(&mut self) -> Result<Option<Bytes>, Error> {
+        Ok(self.response.chunk().await?)
+    }
+
+    /// A header's value, if it is text.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|value| value.to_str().ok())
+    }
+
+    /// The file's version (`ETag`).
+    pub fn etag(&self) -> Option<&str> {
+        self.header("etag")
+    }
+
+    /// Which bytes of the file these are (`Content-Range` of a `206`).
+    pub fn content_range(&self) -> Option<&str> {
+        self.header("content-range")
+    }
+}
+
+/// Sends a request whose success answers (`success`) are read as they
+/// arrive; an error is read whole.
+#[allow(dead_code)]
+async fn file_stream(
+    request: reqwest::RequestBuilder,
+    success: &[u16],
+    documented: &[u16],
+) -> Result<FileStream, Error> {
+    let response = request.send().await?;
+    let status = response.status().as_u16();
+    if !success.contains(&status) {
+        return Err(receive_failure(response, documented).await);
+    }
+    Ok(FileStream {
+        status,
+        headers: response.headers().clone(),
+        response,
+    })
+}
+
 /// An answer with the `Location` of what it made (`201 Created`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Created<T> {
@@ -620,7 +762,7 @@ impl Answer {
     }
 
     fn json<T: DeserializeOwned>(self) -> Result<T, Error> {
-        serde_json::from_slice(&self.body).map_err(|source| Error::InvalidBody {
+        from_json(&self.body).map_err(|source| Error::InvalidBody {
             status: self.status,
             body: self.body_text(),
             source,
@@ -674,13 +816,13 @@ impl Answer {
 
     fn failure(self, documented: &[u16]) -> Error {
         let body = self.body_text();
-        failure(self.status, body, documented)
+        failure(self.status, self.headers, body, documented)
     }
 }
 
 #[allow(dead_code)]
 fn decode<T: DeserializeOwned>(status: u16, body: String) -> Result<T, Error> {
-    match serde_json::from_str(&body) {
+    match from_json(body.as_bytes()) {
         Ok(value) => Ok(value),
         Err(source) => Err(Error::InvalidBody {
             status,
@@ -695,14 +837,25 @@ fn empty(_status: u16, _body: String) -> Result<(), Error> {
     Ok(())
 }
 
-fn failure(status: u16, body: String, documented: &[u16]) -> Error {
+fn failure(
+    status: u16,
+    headers: reqwest::header::HeaderMap,
+    body: String,
+    documented: &[u16],
+) -> Error {
+    let headers = Box::new(headers);
     if !documented.contains(&status) {
-        return Error::UnexpectedStatus { status, body };
+        return Error::UnexpectedStatus {
+            status,
+            body,
+            headers,
+        };
     }
-    match serde_json::from_str(&body) {
+    match from_json(body.as_bytes()) {
         Ok(parsed) => Error::Api {
             status,
             body: Box::new(parsed),
+            headers,
         },
         Err(source) => Error::InvalidBody {
             status,

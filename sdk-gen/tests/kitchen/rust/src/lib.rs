@@ -18,9 +18,37 @@
 
 #![allow(clippy::too_many_arguments)]
 
+#[allow(dead_code)]
+mod presence;
+#[allow(dead_code)]
+mod shape;
 mod types;
 
 pub use types::*;
+
+/// Decodes JSON as the server does, as this client reads every answer: a
+/// struct is an object only, a unit variant its name alone, a key is
+/// written once at every depth, and a whole float such as `1.0` is the
+/// integer it is (`shape.rs`, the server's own adapters).
+///
+/// ```
+/// let count: u32 = kitchen_sdk::from_json(b"2.0").unwrap();
+/// assert_eq!(count, 2);
+/// let twice = kitchen_sdk::from_json::<std::collections::BTreeMap<String, u32>>(br#"{"a": 1, "a": 2}"#);
+/// assert!(twice.is_err());
+/// ```
+pub fn from_json<T: serde::de::DeserializeOwned>(json: &[u8]) -> serde_json::Result<T> {
+    let mut deserializer = serde_json::Deserializer::from_slice(json);
+    let value = T::deserialize(shape::KeysOnce(&mut deserializer))?;
+    deserializer.end()?;
+    Ok(value)
+}
+
+/// Whether a deserializer whose error type is `E` reads JSON: `shape.rs`
+/// reads a whole float as an integer there only.
+fn reads_json<E>() -> bool {
+    std::any::type_name::<E>() == std::any::type_name::<serde_json::Error>()
+}
 
 /// The bytes of a body or an answer.
 pub use bytes::Bytes;
@@ -69,6 +97,8 @@ pub enum Error {
         status: u16,
         /// The problem document.
         problem: Box<Problem>,
+        /// The answer's headers (`Retry-After`, a 416's `Content-Range` ...).
+        headers: Box<reqwest::header::HeaderMap>,
     },
     /// The server answered with a status the route does not document.
     #[error("unexpected HTTP status {status}")]
@@ -77,6 +107,8 @@ pub enum Error {
         status: u16,
         /// The raw body.
         body: String,
+        /// The answer's headers (`Retry-After` ...).
+        headers: Box<reqwest::header::HeaderMap>,
     },
     /// The answer's body is not what the route documents.
     #[error("the HTTP {status} body is not what the route documents: {source}")]
@@ -135,6 +167,16 @@ pub enum Error {
 }
 
 impl Error {
+    /// The headers of an error answer ([`Error::Api`],
+    /// [`Error::UnexpectedStatus`]): a `Retry-After`, a 416's
+    /// `Content-Range` (the file's length).
+    pub fn headers(&self) -> Option<&reqwest::header::HeaderMap> {
+        match self {
+            Error::Api { headers, .. } | Error::UnexpectedStatus { headers, .. } => Some(headers),
+            _ => None,
+        }
+    }
+
     /// The HTTP status, when the server answered.
     pub fn status(&self) -> Option<u16> {
         match self {
@@ -440,10 +482,10 @@ impl<'a> KitchenApi<'a> {
         let client = self.client;
         let request = client.request(reqwest::Method::PUT, &["kitchen", "echo"], None);
         let request = crate::body(request, input)?;
-        let (status, body) = crate::exchange(request).await?;
-        match status {
-            200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 403, 408, 413, 415])),
+        let response = request.send().await?;
+        match response.status().as_u16() {
+            200 => crate::decode(200, response.text().await?),
+            _ => Err(crate::receive_failure(response, &[400, 403, 408, 413, 415]).await),
         }
     }
 
@@ -462,10 +504,10 @@ impl<'a> KitchenApi<'a> {
         let client = self.client;
         let request = client.request(reqwest::Method::PUT, &["kitchen", "limits"], None);
         let request = crate::body(request, input)?;
-        let (status, body) = crate::exchange(request).await?;
-        match status {
-            200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 403, 408, 413, 415])),
+        let response = request.send().await?;
+        match response.status().as_u16() {
+            200 => crate::decode(200, response.text().await?),
+            _ => Err(crate::receive_failure(response, &[400, 403, 408, 413, 415]).await),
         }
     }
 
@@ -484,10 +526,10 @@ impl<'a> KitchenApi<'a> {
         let client = self.client;
         let request = client.request(reqwest::Method::PUT, &["kitchen", "formats"], None);
         let request = crate::body(request, input)?;
-        let (status, body) = crate::exchange(request).await?;
-        match status {
-            200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 403, 408, 413, 415])),
+        let response = request.send().await?;
+        match response.status().as_u16() {
+            200 => crate::decode(200, response.text().await?),
+            _ => Err(crate::receive_failure(response, &[400, 403, 408, 413, 415]).await),
         }
     }
 
@@ -506,10 +548,10 @@ impl<'a> KitchenApi<'a> {
         let client = self.client;
         let request = client.request(reqwest::Method::PUT, &["kitchen", "patterns"], None);
         let request = crate::body(request, input)?;
-        let (status, body) = crate::exchange(request).await?;
-        match status {
-            200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 403, 408, 413, 415])),
+        let response = request.send().await?;
+        match response.status().as_u16() {
+            200 => crate::decode(200, response.text().await?),
+            _ => Err(crate::receive_failure(response, &[400, 403, 408, 413, 415]).await),
         }
     }
 
@@ -517,23 +559,29 @@ impl<'a> KitchenApi<'a> {
     ///
     /// `GET /kitchen/ticks`
     ///
+    /// `last_event_id`: the `last-event-id` header, sent when it is `Some`. The id of the last event a reconnecting client saw: the stream resumes after it.
+    ///
     /// # Errors
     /// - [`Error::Api`] 400: An input is invalid; `errors` lists every problem with its path.
     /// - [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise
-    pub async fn ticks(&self, query: &TickCount) -> Result<crate::EventStream<Tick>, Error> {
+    pub async fn ticks(
+        &self,
+        query: &TickCount,
+        last_event_id: Option<&str>,
+    ) -> Result<crate::EventStream<Tick>, Error> {
         let client = self.client;
         let request = client.request(
             reqwest::Method::GET,
             &["kitchen", "ticks"],
             Some(&crate::query(query)?),
         );
+        let request = crate::header_param(request, "last-event-id", last_event_id)?;
         let response = request.send().await?;
         let status = response.status().as_u16();
         if status == 200 {
             return Ok(crate::events(response));
         }
-        let body = response.text().await?;
-        Err(crate::failure(status, body, &[400]))
+        Err(crate::receive_failure(response, &[400]).await)
     }
 
     /// Chats in a room: every line comes back as the room hears it (with the tenant of the handshake's headers), until the client closes or says `bye`. A line over 1 KiB closes the socket with 1009, a refused one with 1007.
@@ -577,10 +625,10 @@ impl<'a> KitchenApi<'a> {
             &["kitchen", "query"],
             Some(&crate::query(query)?),
         );
-        let (status, body) = crate::exchange(request).await?;
-        match status {
-            200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400])),
+        let response = request.send().await?;
+        match response.status().as_u16() {
+            200 => crate::decode(200, response.text().await?),
+            _ => Err(crate::receive_failure(response, &[400]).await),
         }
     }
 
@@ -595,10 +643,10 @@ impl<'a> KitchenApi<'a> {
         let client = self.client;
         let request = client.request(reqwest::Method::GET, &["kitchen", "headers"], None);
         let request = crate::headers(request, headers)?;
-        let (status, body) = crate::exchange(request).await?;
-        match status {
-            200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400])),
+        let response = request.send().await?;
+        match response.status().as_u16() {
+            200 => crate::decode(200, response.text().await?),
+            _ => Err(crate::receive_failure(response, &[400]).await),
         }
     }
 
@@ -625,6 +673,18 @@ impl<'a> KitchenApi<'a> {
         }
     }
 
+    /// Like [`streamed`](Self::streamed), but a file answer is read as it
+    /// arrives ([`FileStream::chunk`]), never held whole; errors are as its.
+    pub async fn streamed_stream(
+        &self,
+        headers: &FileConditions,
+    ) -> Result<crate::FileStream, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::GET, &["kitchen", "streamed"], None);
+        let request = crate::headers(request, headers)?;
+        crate::file_stream(request, &[200, 206, 304], &[416]).await
+    }
+
     /// Answers the cookies it read.
     ///
     /// `GET /kitchen/cookies`
@@ -638,10 +698,10 @@ impl<'a> KitchenApi<'a> {
         let client = self.client;
         let request = client.request(reqwest::Method::GET, &["kitchen", "cookies"], None);
         let request = crate::cookie_header(request, &[crate::cookie_pairs(cookies)?].concat());
-        let (status, body) = crate::exchange(request).await?;
-        match status {
-            200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400])),
+        let response = request.send().await?;
+        match response.status().as_u16() {
+            200 => crate::decode(200, response.text().await?),
+            _ => Err(crate::receive_failure(response, &[400]).await),
         }
     }
 
@@ -696,6 +756,18 @@ impl<'a> KitchenBytesApi<'a> {
             _ => Err(answer.failure(&[403, 408, 413])),
         }
     }
+
+    /// Like [`reverse`](Self::reverse), but a file answer is read as it
+    /// arrives ([`FileStream::chunk`]), never held whole; errors are as its.
+    pub async fn reverse_stream(
+        &self,
+        input: impl Into<crate::Bytes>,
+    ) -> Result<crate::FileStream, Error> {
+        let client = self.client;
+        let request = client.request(reqwest::Method::PUT, &["kitchen", "bytes"], None);
+        let request = crate::octets(request, input.into());
+        crate::file_stream(request, &[200], &[403, 408, 413]).await
+    }
 }
 
 /// The routes under `kitchen.files`.
@@ -725,6 +797,18 @@ impl<'a> KitchenFilesApi<'a> {
             _ => Err(answer.failure(&[400])),
         }
     }
+
+    /// Like [`file`](Self::file), but a file answer is read as it
+    /// arrives ([`FileStream::chunk`]), never held whole; errors are as its.
+    pub async fn file_stream(&self, path: &str) -> Result<crate::FileStream, Error> {
+        let client = self.client;
+        let request = client.request(
+            reqwest::Method::GET,
+            &["kitchen", "files", crate::segments(&path).as_str()],
+            None,
+        );
+        crate::file_stream(request, &[200], &[400]).await
+    }
 }
 
 /// The routes under `kitchen.forms`.
@@ -749,10 +833,10 @@ impl<'a> KitchenFormsApi<'a> {
         let client = self.client;
         let request = client.request(reqwest::Method::POST, &["kitchen", "forms"], None);
         let request = crate::form(request, input)?;
-        let (status, body) = crate::exchange(request).await?;
-        match status {
-            201 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 403, 408, 413, 415])),
+        let response = request.send().await?;
+        match response.status().as_u16() {
+            201 => crate::decode(201, response.text().await?),
+            _ => Err(crate::receive_failure(response, &[400, 403, 408, 413, 415]).await),
         }
     }
 }
@@ -815,10 +899,10 @@ impl<'a> KitchenModerationApi<'a> {
             None,
         );
         let request = crate::bearer(request, "moderator", &client.credentials.moderator)?;
-        let (status, body) = crate::exchange(request).await?;
-        match status {
-            204 => crate::empty(status, body),
-            _ => Err(crate::failure(status, body, &[400, 401, 403, 404])),
+        let response = request.send().await?;
+        match response.status().as_u16() {
+            204 => crate::empty(204, response.text().await?),
+            _ => Err(crate::receive_failure(response, &[400, 401, 403, 404]).await),
         }
     }
 }
@@ -844,10 +928,10 @@ impl<'a> KitchenNumbersApi<'a> {
             &["kitchen", "numbers", crate::segment(&n).as_str()],
             None,
         );
-        let (status, body) = crate::exchange(request).await?;
-        match status {
-            200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400])),
+        let response = request.send().await?;
+        match response.status().as_u16() {
+            200 => crate::decode(200, response.text().await?),
+            _ => Err(crate::receive_failure(response, &[400]).await),
         }
     }
 }
@@ -872,13 +956,7 @@ impl<'a> KitchenReadingApi<'a> {
     pub async fn read(&self) -> Result<String, Error> {
         let client = self.client;
         let request = client.request(reqwest::Method::GET, &["kitchen", "reading"], None);
-        let request = request.header(
-            reqwest::header::AUTHORIZATION,
-            format!(
-                "Token {}",
-                crate::credential("reader", &client.credentials.reader)?
-            ),
-        );
+        let request = crate::authorization(request, "Token", "reader", &client.credentials.reader)?;
         let answer = crate::receive(request).await?;
         match answer.status {
             200 => crate::Answer::text(answer),
@@ -907,10 +985,10 @@ impl<'a> KitchenStreamsApi<'a> {
         let client = self.client;
         let request = client.request(reqwest::Method::PUT, &["kitchen", "streams"], None);
         let request = crate::octets(request, input.into());
-        let (status, body) = crate::exchange(request).await?;
-        match status {
-            200 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[403, 408, 413])),
+        let response = request.send().await?;
+        match response.status().as_u16() {
+            200 => crate::decode(200, response.text().await?),
+            _ => Err(crate::receive_failure(response, &[403, 408, 413]).await),
         }
     }
 }
@@ -1008,10 +1086,10 @@ impl<'a> KitchenUploadsApi<'a> {
             form = crate::form_file(form, "attachments", file).await?;
         }
         let request = request.multipart(form);
-        let (status, body) = crate::exchange(request).await?;
-        match status {
-            201 => crate::decode(status, body),
-            _ => Err(crate::failure(status, body, &[400, 403, 408, 413, 415])),
+        let response = request.send().await?;
+        match response.status().as_u16() {
+            201 => crate::decode(201, response.text().await?),
+            _ => Err(crate::receive_failure(response, &[400, 403, 408, 413, 415]).await),
         }
     }
 }
@@ -1257,7 +1335,22 @@ fn bearer(
     scheme: &'static str,
     token: &Option<String>,
 ) -> Result<reqwest::RequestBuilder, Error> {
-    Ok(request.bearer_auth(credential(scheme, token)?))
+    let token = credential(scheme, token)?;
+    header_text("authorization", token, false)?;
+    Ok(request.bearer_auth(token))
+}
+
+/// `Authorization: <word> <token>`.
+#[allow(dead_code)]
+fn authorization(
+    request: reqwest::RequestBuilder,
+    word: &str,
+    scheme: &'static str,
+    token: &Option<String>,
+) -> Result<reqwest::RequestBuilder, Error> {
+    let token = credential(scheme, token)?;
+    header_text("authorization", token, false)?;
+    Ok(request.header(reqwest::header::AUTHORIZATION, format!("{word} {token}")))
 }
 
 /// An API key in the header `name`.
@@ -1268,7 +1361,24 @@ fn api_key(
     scheme: &'static str,
     key: &Option<String>,
 ) -> Result<reqwest::RequestBuilder, Error> {
-    Ok(request.header(name, credential(scheme, key)?))
+    let key = credential(scheme, key)?;
+    header_text(name, key, false)?;
+    Ok(request.header(name, key))
+}
+
+/// A header the route documents apart from its typed headers
+/// (`Last-Event-ID`), when the caller gives one.
+#[allow(dead_code)]
+fn header_param(
+    request: reqwest::RequestBuilder,
+    name: &str,
+    value: Option<&str>,
+) -> Result<reqwest::RequestBuilder, Error> {
+    let Some(value) = value else {
+        return Ok(request);
+    };
+    header_text(name, value, false)?;
+    Ok(request.header(name, value))
 }
 
 /// A query string as the server decodes it (serde_qs on both sides).
@@ -1309,27 +1419,52 @@ fn headers<T: Serialize>(
         return Err(Error::Encode("headers must be a struct".to_owned()));
     };
     for (name, value) in fields {
-        let values = match value {
-            serde_json::Value::Null => Vec::new(),
-            serde_json::Value::Array(items) => items,
-            other => vec![other],
+        let (values, list) = match value {
+            serde_json::Value::Null => (Vec::new(), false),
+            serde_json::Value::Array(items) => (items, true),
+            other => (vec![other], false),
         };
         for value in values {
             let text = match value {
                 serde_json::Value::String(text) => text,
                 other => other.to_string(),
             };
+            header_text(&name, &text, list)?;
             request = request.header(name.as_str(), text);
         }
     }
     Ok(request)
 }
 
-async fn exchange(request: reqwest::RequestBuilder) -> Result<(u16, String), Error> {
-    let response = request.send().await?;
+/// Refuses a header value the server would not read as written: a header
+/// is visible ASCII text (spaces and tabs inside), HTTP drops white space
+/// at either end, and an item of a list (`item`) must not hold a comma,
+/// since the server splits lists at commas.
+#[allow(dead_code)]
+fn header_text(name: &str, text: &str, item: bool) -> Result<(), Error> {
+    let blank = |c: char| c == ' ' || c == '\t';
+    let expected = if !text.chars().all(|c| c == '\t' || (' '..='~').contains(&c)) {
+        "visible ASCII text"
+    } else if text.starts_with(blank) || text.ends_with(blank) {
+        "text without white space at either end"
+    } else if item && text.contains(',') {
+        "a list item without a comma"
+    } else {
+        return Ok(());
+    };
+    Err(Error::Encode(format!(
+        "the header `{name}` cannot hold {text:?}: expected {expected}"
+    )))
+}
+
+/// The error a response answers: read whole, with its headers.
+async fn receive_failure(mut response: reqwest::Response, documented: &[u16]) -> Error {
     let status = response.status().as_u16();
-    let body = response.text().await?;
-    Ok((status, body))
+    let headers = std::mem::take(response.headers_mut());
+    match response.text().await {
+        Ok(body) => failure(status, headers, body, documented),
+        Err(err) => Error::Transport(err),
+    }
 }
 
 /// A redirect the server answered; the client does not follow it.
@@ -1369,6 +1504,60 @@ impl Download {
     pub fn content_range(&self) -> Option<&str> {
         self.header("content-range")
     }
+}
+
+/// A file answer read as it arrives: what a route's `..._stream` method
+/// answers. Read it with [`chunk`](FileStream::chunk) until `None` (to a
+/// file, say), so that the file is never held whole in memory.
+#[derive(Debug)]
+pub struct FileStream {
+    /// The HTTP status: `200`, a part's `206`, `304` (no body) ...
+    pub status: u16,
+    /// Every header of the answer.
+    pub headers: reqwest::header::HeaderMap,
+    response: reqwest::Response,
+}
+
+impl FileStream {
+    /// The next bytes of the body; `None` once it is all read.
+    pub async fn chunk(&mut self) -> Result<Option<Bytes>, Error> {
+        Ok(self.response.chunk().await?)
+    }
+
+    /// A header's value, if it is text.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|value| value.to_str().ok())
+    }
+
+    /// The file's version (`ETag`).
+    pub fn etag(&self) -> Option<&str> {
+        self.header("etag")
+    }
+
+    /// Which bytes of the file these are (`Content-Range` of a `206`).
+    pub fn content_range(&self) -> Option<&str> {
+        self.header("content-range")
+    }
+}
+
+/// Sends a request whose success answers (`success`) are read as they
+/// arrive; an error is read whole.
+#[allow(dead_code)]
+async fn file_stream(
+    request: reqwest::RequestBuilder,
+    success: &[u16],
+    documented: &[u16],
+) -> Result<FileStream, Error> {
+    let response = request.send().await?;
+    let status = response.status().as_u16();
+    if !success.contains(&status) {
+        return Err(receive_failure(response, documented).await);
+    }
+    Ok(FileStream {
+        status,
+        headers: response.headers().clone(),
+        response,
+    })
 }
 
 /// An answer with the `Location` of what it made (`201 Created`).
@@ -1429,8 +1618,156 @@ fn events<T: DeserializeOwned + Send + 'static>(response: reqwest::Response) -> 
     ))
 }
 
+/// How [`reconnecting`] waits between connections.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Reconnect {
+    /// The wait before reconnecting (1 s); the server's `retry:` replaces it.
+    pub delay: std::time::Duration,
+    /// The longest wait (30 s): the wait doubles with each failure in a row.
+    pub max_delay: std::time::Duration,
+    /// Failures in a row after which the last one is returned (unbounded).
+    pub attempts: Option<u32>,
+}
+
+impl Default for Reconnect {
+    fn default() -> Self {
+        Reconnect {
+            delay: std::time::Duration::from_secs(1),
+            max_delay: std::time::Duration::from_secs(30),
+            attempts: None,
+        }
+    }
+}
+
+impl Reconnect {
+    /// The wait before reconnecting.
+    pub fn delay(mut self, delay: std::time::Duration) -> Self {
+        self.delay = delay;
+        self
+    }
+
+    /// The longest wait.
+    pub fn max_delay(mut self, max_delay: std::time::Duration) -> Self {
+        self.max_delay = max_delay;
+        self
+    }
+
+    /// Failures in a row after which the last one is returned.
+    pub fn attempts(mut self, attempts: u32) -> Self {
+        self.attempts = Some(attempts);
+        self
+    }
+}
+
+/// Follows a stream of events across disconnections, as a browser's
+/// `EventSource` does: when the stream ends or its connection fails, it is
+/// opened again with `open(last_event_id)`, the id of the last event read
+/// (the route's `last_event_id` argument), so that nothing is missed or
+/// read twice. It waits [`Reconnect::delay`] (or what the server's `retry:`
+/// asked) before reconnecting, doubled after each failure in a row up to
+/// [`Reconnect::max_delay`]. A failure is [`Error::Transport`] or a `5xx`
+/// answer; any other error ends the stream with it. Drop it to stop.
+///
+/// ```no_run
+/// # async fn run(client: &kitchen_sdk::Client) {
+/// # fn open(_: &kitchen_sdk::Client, _: Option<String>) -> std::future::Ready<Result<kitchen_sdk::EventStream<u8>, kitchen_sdk::Error>> { unimplemented!() }
+/// use futures_util::StreamExt;
+///
+/// // `open` calls the route, e.g. `client.feed().follow(&query, last.as_deref())`.
+/// let mut events = kitchen_sdk::reconnecting(
+///     move |last| open(client, last),
+///     kitchen_sdk::Reconnect::default(),
+/// );
+/// while let Some(event) = events.next().await {
+///     println!("{:?}", event.map(|event| event.id));
+/// }
+/// # }
+/// ```
+pub fn reconnecting<'a, T, F, Fut>(
+    open: F,
+    options: Reconnect,
+) -> impl futures_util::Stream<Item = Result<ServerEvent<T>, Error>> + Send + 'a
+where
+    T: Send + 'static,
+    F: FnMut(Option<String>) -> Fut + Send + 'a,
+    Fut: std::future::Future<Output = Result<EventStream<T>, Error>> + Send + 'a,
+{
+    let state = Following {
+        open,
+        last: None,
+        current: None,
+        delay: options.delay,
+        failures: 0,
+        options,
+    };
+    futures_util::stream::unfold(Some(state), |state| async move {
+        let mut state = state?;
+        loop {
+            let Some(stream) = state.current.as_mut() else {
+                match (state.open)(state.last.clone()).await {
+                    Ok(stream) => state.current = Some(stream),
+                    Err(err) if state.failed(&err) => tokio::time::sleep(state.wait()).await,
+                    Err(err) => return Some((Err(err), None)),
+                }
+                continue;
+            };
+            match futures_util::StreamExt::next(stream).await {
+                Some(Ok(event)) => {
+                    state.failures = 0;
+                    state.last = Some(event.id.clone()).filter(|id| !id.is_empty());
+                    if let Some(retry) = event.retry {
+                        state.delay = std::time::Duration::from_millis(retry);
+                    }
+                    return Some((Ok(event), Some(state)));
+                }
+                Some(Err(err)) => {
+                    state.current = None;
+                    if !state.failed(&err) {
+                        return Some((Err(err), None));
+                    }
+                }
+                None => state.current = None,
+            }
+            tokio::time::sleep(state.wait()).await;
+        }
+    })
+}
+
+/// Where [`reconnecting`] is.
+struct Following<T, F> {
+    open: F,
+    last: Option<String>,
+    current: Option<EventStream<T>>,
+    delay: std::time::Duration,
+    failures: u32,
+    options: Reconnect,
+}
+
+impl<T, F> Following<T, F> {
+    /// Counts a failure: whether to try again.
+    fn failed(&mut self, err: &Error) -> bool {
+        let retryable =
+            matches!(err, Error::Transport(_)) || err.status().is_some_and(|status| status >= 500);
+        self.failures += 1;
+        retryable
+            && self
+                .options
+                .attempts
+                .is_none_or(|attempts| self.failures < attempts)
+    }
+
+    /// How long to wait before the next connection.
+    fn wait(&self) -> std::time::Duration {
+        let doubled = self
+            .delay
+            .saturating_mul(1 << self.failures.saturating_sub(1).min(16));
+        doubled.min(self.options.max_delay)
+    }
+}
+
 fn decode_event<T: DeserializeOwned>(raw: RawEvent) -> Result<ServerEvent<T>, Error> {
-    match serde_json::from_str(&raw.data) {
+    match from_json(raw.data.as_bytes()) {
         Ok(data) => Ok(ServerEvent {
             data,
             event: raw.event,
@@ -1604,7 +1941,7 @@ impl<S, R: DeserializeOwned> futures_util::Stream for Socket<S, R> {
                 Message::Close(_) => return std::task::Poll::Ready(None),
                 Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => continue,
             };
-            let decoded = serde_json::from_str(&text).map_err(|source| Error::InvalidMessage {
+            let decoded = from_json(text.as_bytes()).map_err(|source| Error::InvalidMessage {
                 message: text,
                 source,
             });
@@ -1648,7 +1985,12 @@ async fn connect<S, R>(
                 .as_deref()
                 .map(|body| String::from_utf8_lossy(body).into_owned())
                 .unwrap_or_default();
-            Err(failure(status, body, documented))
+            Err(failure(
+                status,
+                response.headers().clone(),
+                body,
+                documented,
+            ))
         }
         Err(err) => Err(socket_error(err)),
     }
@@ -1682,7 +2024,7 @@ impl Answer {
     }
 
     fn json<T: DeserializeOwned>(self) -> Result<T, Error> {
-        serde_json::from_slice(&self.body).map_err(|source| Error::InvalidBody {
+        from_json(&self.body).map_err(|source| Error::InvalidBody {
             status: self.status,
             body: self.body_text(),
             source,
@@ -1736,13 +2078,13 @@ impl Answer {
 
     fn failure(self, documented: &[u16]) -> Error {
         let body = self.body_text();
-        failure(self.status, body, documented)
+        failure(self.status, self.headers, body, documented)
     }
 }
 
 #[allow(dead_code)]
 fn decode<T: DeserializeOwned>(status: u16, body: String) -> Result<T, Error> {
-    match serde_json::from_str(&body) {
+    match from_json(body.as_bytes()) {
         Ok(value) => Ok(value),
         Err(source) => Err(Error::InvalidBody {
             status,
@@ -1757,14 +2099,25 @@ fn empty(_status: u16, _body: String) -> Result<(), Error> {
     Ok(())
 }
 
-fn failure(status: u16, body: String, documented: &[u16]) -> Error {
+fn failure(
+    status: u16,
+    headers: reqwest::header::HeaderMap,
+    body: String,
+    documented: &[u16],
+) -> Error {
+    let headers = Box::new(headers);
     if !documented.contains(&status) {
-        return Error::UnexpectedStatus { status, body };
+        return Error::UnexpectedStatus {
+            status,
+            body,
+            headers,
+        };
     }
-    match serde_json::from_str(&body) {
+    match from_json(body.as_bytes()) {
         Ok(problem) => Error::Api {
             status,
             problem: Box::new(problem),
+            headers,
         },
         Err(source) => Error::InvalidBody {
             status,

@@ -171,7 +171,9 @@ export class CredentialError extends Error {
  * contract does, so it throws this instead of an answer the server would
  * not give), or it cannot be encoded as the server reads it (code
  * `unencodable_key`: a query or form key holding `[` or `]`, which the
- * server reads as nesting).
+ * server reads as nesting; `unencodable_header`: a header value the server
+ * refuses or reads otherwise, as non-ASCII text, white space at either
+ * end or a comma inside a list item).
  */
 export class InputError extends Error {
   /** The server's code for the refusal: `invalid_body`, `invalid_query` ... */
@@ -227,6 +229,8 @@ export interface Failure<Errors extends number, Body = Problem> {
   success: false;
   status: Errors;
   data: Body;
+  /** The response headers, lower-case names (`retry-after`, a 416's `content-range` ...). */
+  headers: Record<string, string>;
 }
 
 /**
@@ -389,10 +393,52 @@ export async function propagate(
   if (route.errors.includes(answer.status)) {
     const data = errorBody(route, answer.body);
     if (data !== undefined) {
-      return { success: false, status: answer.status, data };
+      return { success: false, status: answer.status, data, headers: answer.headers };
     }
   }
   throw new HttpError(answer.status, answer.body, answer.headers);
+}
+
+/**
+ * A file answer read as it arrives: what a route's `stream` function
+ * answers. Read `body` once, to a file (`stream.Readable.fromWeb(body)`
+ * piped to `fs.createWriteStream`) or on through another stream, so the
+ * file is never held whole in memory.
+ */
+export interface Streamed<Status extends number = number> {
+  status: Status;
+  /** The response headers, lower-case names (`etag`, `content-range` ...). */
+  headers: Record<string, string>;
+  /** The body as it arrives; `null` for an answer without one (`304`). */
+  body: ReadableStream<Uint8Array> | null;
+}
+
+/**
+ * Sends a request and answers a success with its body unread (`Streamed`);
+ * errors throw `HttpError` as `call`'s do.
+ */
+export async function stream(
+  connection: IConnection,
+  route: RouteMetadata,
+  path: string,
+  input: CallInput,
+): Promise<Streamed> {
+  const answer = await exchange(connection, route, path, input, true);
+  if (!answer.success) throw new HttpError(answer.status, answer.body, answer.headers);
+  const data = answer.data;
+  // `simulate` draws the bytes: they are streamed as one chunk.
+  const body =
+    data instanceof Uint8Array
+      ? new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(data);
+            controller.close();
+          },
+        })
+      : data instanceof ReadableStream
+        ? (data as ReadableStream<Uint8Array>)
+        : null;
+  return { status: answer.status, headers: answer.headers, body };
 }
 
 /**
@@ -432,6 +478,7 @@ async function exchange(
   route: RouteMetadata,
   path: string,
   input: CallInput,
+  streamBytes = false,
 ): Promise<Answer> {
   const credentials = credentialsOf(connection, route);
   if (connection.simulate === true || connection.validate === true) {
@@ -456,7 +503,7 @@ async function exchange(
   request.headers = sent.headers;
   const send = connection.fetch ?? fetch;
   const response = await send(sent.url, request);
-  return receive(route, response, connection.signal);
+  return receive(route, response, connection.signal, streamBytes);
 }
 
 /**
@@ -475,14 +522,15 @@ function target(
     for (const [name, value] of Object.entries(input.headers)) {
       if (value === undefined || value === null) continue;
       if (Array.isArray(value)) {
-        for (const item of value) sent.append(name, String(item));
+        value.forEach((item, index) => sent.append(name, headerText(`${pathOf("$headers", name)}[${index}]`, String(item), true)));
       } else {
-        sent.set(name, String(value));
+        sent.set(name, headerText(pathOf("$headers", name), String(value), false));
       }
     }
   }
   const cookies = encodeCookies(input.cookies);
   for (const [scheme, credential] of credentials) {
+    if (scheme.in !== "cookie") headerText(`$security.${scheme.name}`, credential, false);
     if (scheme.in === "bearer") sent.set("authorization", `Bearer ${credential}`);
     else if (scheme.in === "authorization") sent.set("authorization", `${scheme.authScheme ?? ""} ${credential}`);
     else if (scheme.in === "header") sent.set(scheme.key ?? "", credential);
@@ -498,19 +546,27 @@ function target(
 }
 
 /** Reads a response as the route's answer of its status, if it has one. */
-async function receive(route: RouteMetadata, response: Response, signal?: AbortSignal): Promise<Answer> {
+/**
+ * Reads a response as the route documents it. A file answer (`bytes`) is
+ * held as bytes only, not decoded to text as well; with `streamBytes` it is
+ * not read at all: its data is the body's `ReadableStream`.
+ */
+async function receive(route: RouteMetadata, response: Response, signal?: AbortSignal, streamBytes = false): Promise<Answer> {
   const answers = answersOf(route);
   const streamed = answers.find((candidate) => candidate.status === response.status);
   if (streamed?.kind === "events" && response.body !== null) {
     const events = new EventStream<unknown>(response.body, `${route.method} ${route.path}`, streamed.schema, signal);
     return { success: true, status: response.status, data: events, body: "", headers: {} };
   }
-  const raw = new Uint8Array(await response.arrayBuffer());
-  const body = new TextDecoder().decode(raw);
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  if (streamed?.kind === "bytes" && streamBytes) {
+    return { success: true, status: response.status, data: response.body, body: "", headers };
+  }
+  const raw = new Uint8Array(await response.arrayBuffer());
+  const body = streamed?.kind === "bytes" ? "" : new TextDecoder().decode(raw);
   if (response.type === "opaqueredirect") {
     // A browser's manual redirect: status 0, no headers to read.
     const redirect = answers.find((answer) => answer.kind === "redirect");
@@ -693,6 +749,82 @@ export class EventStream<T> implements AsyncIterable<ServerEvent<T>> {
     }
     return { data: data as T, event: raw.event, id: raw.id, ...(raw.retry === undefined ? {} : { retry: raw.retry }) };
   }
+}
+
+/** How `reconnecting` waits between connections. */
+export interface ReconnectOptions {
+  /** The wait before reconnecting, in ms (1000); the server's `retry:` replaces it. */
+  readonly delay?: number;
+  /** The longest wait, in ms (30000): the wait doubles with each failure in a row. */
+  readonly maxDelay?: number;
+  /** Failures in a row after which the last one is thrown (unbounded). */
+  readonly attempts?: number;
+  /** Stops waiting and reading once aborted: iteration throws its reason. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Follows a stream of events across disconnections, as a browser's
+ * `EventSource` does: when the stream ends or its connection fails, it is
+ * opened again with `open(resume)`, where `resume` holds the headers to add
+ * to the connection's: `Last-Event-ID` with the id of the last event read,
+ * so that nothing is missed or read twice. It waits `delay` (or what the
+ * server's `retry:` asked) before reconnecting, doubled after each failure
+ * in a row up to `maxDelay`. A failure is a connection that breaks (a
+ * `TypeError` from `fetch`) or a `5xx` answer; any other refusal
+ * (`HttpError` with a `4xx` status), an event that does not decode
+ * (`DecodeError`) or an abort ends the iteration with that error. Leave
+ * the loop to stop. With the BBS's live feed:
+ *
+ * ```ts
+ * const feed = reconnecting((resume) =>
+ *   api.functional.bbs.articles.events.follow({ ...connection, headers: { ...connection.headers, ...resume } }, "free", {}),
+ * );
+ * for await (const event of feed) console.log(event.id, event.data);
+ * ```
+ */
+export async function* reconnecting<T>(
+  open: (resume: Record<string, string>) => Promise<EventStream<T>>,
+  options: ReconnectOptions = {},
+): AsyncGenerator<ServerEvent<T>, void, undefined> {
+  let last = "";
+  let delay = options.delay ?? 1000;
+  let failures = 0;
+  for (;;) {
+    options.signal?.throwIfAborted();
+    try {
+      for await (const event of await open(last === "" ? {} : { "last-event-id": last })) {
+        failures = 0;
+        last = event.id;
+        if (event.retry !== undefined) delay = event.retry;
+        yield event;
+      }
+    } catch (err) {
+      if (!(err instanceof TypeError || (err instanceof HttpError && err.status >= 500))) throw err;
+      failures += 1;
+      if (failures >= (options.attempts ?? Infinity)) throw err;
+    }
+    await pause(Math.min(delay * 2 ** Math.max(failures - 1, 0), options.maxDelay ?? 30000), options.signal);
+  }
+}
+
+/** Waits `ms`, or until `signal` aborts (then throws its reason). */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted === true) {
+      reject(signal.reason);
+      return;
+    }
+    const aborted = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", aborted);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", aborted, { once: true });
+  });
 }
 
 interface RawEvent {
@@ -1886,11 +2018,6 @@ function randomObject(object: RuntimeObject, depth: number): Record<string, unkn
 }
 
 /**
- * A query string as the server decodes it (serde_qs): nested objects as
- * `search[writer]=kim`, arrays as `sort[0]=-created_at`; absent and `null`
- * values are left out.
- */
-/**
  * Throws `InputError` for a key the server would read as nesting (`a[b]`
  * in a query or form is `a` holding `b`): it cannot travel there.
  */
@@ -1902,6 +2029,29 @@ function refuseBrackets(prefix: string, key: string): void {
   ]);
 }
 
+/**
+ * `text` as a header value, or `InputError` (`unencodable_header`) when
+ * the server would not read it as written: a header is visible ASCII text
+ * (spaces and tabs inside), HTTP drops white space at either end, and an
+ * item of a list must not hold a comma (the server splits lists at
+ * commas).
+ */
+function headerText(path: string, text: string, item: boolean): string {
+  let expected: string | null = null;
+  if (!/^[\t\x20-\x7e]*$/.test(text)) expected = "visible ASCII text";
+  else if (/^[\t ]|[\t ]$/.test(text)) expected = "text without white space at either end";
+  else if (item && text.includes(",")) expected = "a list item without a comma";
+  if (expected === null) return text;
+  throw new InputError("unencodable_header", `${path} cannot be sent as a header: expected ${expected}`, [
+    { path, expected, value: text },
+  ]);
+}
+
+/**
+ * A query string as the server decodes it (serde_qs): nested objects as
+ * `search[writer]=kim`, arrays as `sort[0]=-created_at`; absent and `null`
+ * values are left out.
+ */
 export function encodeQuery(value: unknown): string {
   const parts: string[] = [];
   const walk = (prefix: string, item: unknown): void => {
@@ -1920,6 +2070,21 @@ export function encodeQuery(value: unknown): string {
   };
   walk("", value);
   return parts.join("&");
+}
+
+/**
+ * A file on disk to upload (Node 20+), named after the file and read as it
+ * is sent (`fs.openAsBlob`): a bare `Blob`, as `openAsBlob` gives, has no
+ * name, so its part would be named `blob`. `type` is its media type (none:
+ * the server reads `application/octet-stream`).
+ */
+export async function fileFromPath(path: string, type = ""): Promise<File> {
+  // Named through a variable: a bundler for the browser leaves it alone.
+  const specifier = "node:fs";
+  const fs = (await import(specifier)) as { openAsBlob(path: string, options: { type: string }): Promise<Blob> };
+  const blob = await fs.openAsBlob(path, { type });
+  const name = path.split(/[\\/]/).pop() ?? path;
+  return new File([blob], name, { type });
 }
 
 /**
@@ -2004,7 +2169,6 @@ function pathOf(path: string, key: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 }
 
-/** JSON with sorted keys, to compare values as JSON does. */
 /**
  * The first two items equal as the server compares them for
  * `unique_items` (the values they decode to), by index; `null` if none.
@@ -2046,6 +2210,7 @@ function asDecoded(schema: RuntimeSchema | undefined, value: unknown): unknown {
   }
 }
 
+/** JSON with sorted keys, to compare values as JSON does. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (isObject(value)) {

@@ -685,6 +685,21 @@ export namespace streamed {
       headers: headers,
     })) as Propagation;
   }
+
+  /**
+   * Like `streamed`, but a file answer's body is a `ReadableStream` read as
+   * it arrives, never held whole; other answers have a `null` body, and
+   * errors throw as `streamed`'s do.
+   */
+  export async function stream(
+    connection: $runtime.IConnection,
+    headers: streamed.Headers,
+  ): Promise<$runtime.Streamed<200 | 206 | 304>> {
+    return (await $runtime.stream(connection, METADATA, path(), {
+      params: [],
+      headers: headers,
+    })) as $runtime.Streamed<200 | 206 | 304>;
+  }
 }
 
 /**

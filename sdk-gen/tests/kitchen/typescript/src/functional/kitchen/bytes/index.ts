@@ -71,4 +71,19 @@ export namespace reverse {
       body: input,
     })) as Propagation;
   }
+
+  /**
+   * Like `reverse`, but a file answer's body is a `ReadableStream` read as
+   * it arrives, never held whole; other answers have a `null` body, and
+   * errors throw as `reverse`'s do.
+   */
+  export async function stream(
+    connection: $runtime.IConnection,
+    input: reverse.Input,
+  ): Promise<$runtime.Streamed<200>> {
+    return (await $runtime.stream(connection, METADATA, path(), {
+      params: [],
+      body: input,
+    })) as $runtime.Streamed<200>;
+  }
 }

@@ -72,4 +72,18 @@ export namespace file {
       params: [path_],
     })) as Propagation;
   }
+
+  /**
+   * Like `file`, but a file answer's body is a `ReadableStream` read as
+   * it arrives, never held whole; other answers have a `null` body, and
+   * errors throw as `file`'s do.
+   */
+  export async function stream(
+    connection: $runtime.IConnection,
+    path_: string,
+  ): Promise<$runtime.Streamed<200>> {
+    return (await $runtime.stream(connection, METADATA, path(path_), {
+      params: [path_],
+    })) as $runtime.Streamed<200>;
+  }
 }

@@ -232,4 +232,22 @@ export namespace download {
       headers: headers,
     })) as Propagation;
   }
+
+  /**
+   * Like `download`, but a file answer's body is a `ReadableStream` read as
+   * it arrives, never held whole; other answers have a `null` body, and
+   * errors throw as `download`'s do.
+   */
+  export async function stream(
+    connection: $runtime.IConnection,
+    section: string,
+    id: string,
+    file: string,
+    headers: download.Headers,
+  ): Promise<$runtime.Streamed<200 | 206 | 304>> {
+    return (await $runtime.stream(connection, METADATA, path(section, id, file), {
+      params: [section, id, file],
+      headers: headers,
+    })) as $runtime.Streamed<200 | 206 | 304>;
+  }
 }
