@@ -16,6 +16,8 @@ use serde::Deserialize;
 /// typescript = { out = "examples/bbs/sdk/typescript", package = "@bbs/sdk" }
 /// rust = { out = "examples/bbs/sdk/rust", package = "bbs-sdk" }
 /// ```
+///
+/// The Rust crate also takes `chrono = true` (see [`RustTarget`]).
 #[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub struct Config {
@@ -25,7 +27,7 @@ pub struct Config {
     /// The TypeScript package.
     pub typescript: Option<Target>,
     /// The Rust crate.
-    pub rust: Option<Target>,
+    pub rust: Option<RustTarget>,
     /// Where relative paths start: the workspace root.
     #[serde(skip)]
     pub root: PathBuf,
@@ -39,6 +41,30 @@ pub struct Target {
     pub out: PathBuf,
     /// The package name.
     pub package: String,
+}
+
+/// The Rust crate's folder, package name and options.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct RustTarget {
+    /// The folder, relative to the workspace root.
+    pub out: PathBuf,
+    /// The package name.
+    pub package: String,
+    /// `date-time` and `date` strings as chrono's types
+    /// ([`RustOptions::chrono`](crate::RustOptions::chrono)).
+    #[serde(default)]
+    pub chrono: bool,
+}
+
+impl RustTarget {
+    /// Its folder and package name.
+    pub fn target(&self) -> Target {
+        Target {
+            out: self.out.clone(),
+            package: self.package.clone(),
+        }
+    }
 }
 
 /// Why the configuration could not be read.

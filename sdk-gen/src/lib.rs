@@ -55,7 +55,7 @@ use std::path::PathBuf;
 
 use framework::manifest::ApiManifest;
 
-pub use config::{Config, ConfigError, Target};
+pub use config::{Config, ConfigError, RustTarget, Target};
 pub use output::{Drift, check, write};
 pub use rust::RustOptions;
 pub use typescript::TypeScriptOptions;

@@ -33,6 +33,10 @@ struct Args {
     /// The Rust crate's package name.
     #[arg(long, value_name = "NAME")]
     rust_package: Option<String>,
+    /// Dates and times in the Rust crate as chrono's types
+    /// (`chrono = true` in the configuration's `rust` table).
+    #[arg(long)]
+    rust_chrono: bool,
     /// Do not generate the TypeScript package.
     #[arg(long)]
     no_typescript: bool,
@@ -73,10 +77,15 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         args.no_rust,
         &args.rust_out,
         &args.rust_package,
-        config.rust.as_ref(),
+        config
+            .rust
+            .as_ref()
+            .map(sdk_gen::RustTarget::target)
+            .as_ref(),
         &config.root,
         "rust",
     )?;
+    let chrono = args.rust_chrono || config.rust.as_ref().is_some_and(|rust| rust.chrono);
     if typescript.is_none() && rust.is_none() {
         return Err(
             "nothing to generate: configure [workspace.metadata.sdk-gen] or pass --typescript-out / --rust-out"
@@ -89,6 +98,7 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         }),
         rust: rust.as_ref().map(|(_, package)| RustOptions {
             package: package.clone(),
+            chrono,
         }),
     };
     let sdks = sdk_gen::generate(&manifest, &targets).map_err(|err| err.to_string())?;

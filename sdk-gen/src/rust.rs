@@ -29,6 +29,10 @@ use crate::{
 pub struct RustOptions {
     /// The crate's package name: `bbs-sdk`.
     pub package: String,
+    /// `date-time` strings as `chrono::DateTime<chrono::FixedOffset>` and
+    /// `date` ones as `chrono::NaiveDate` (the wire form is the same RFC
+    /// 3339 text); `String` without it.
+    pub chrono: bool,
 }
 
 pub(crate) fn generate(
@@ -39,6 +43,7 @@ pub(crate) fn generate(
     let rust = RustGen {
         model,
         registry: manifest.registry(),
+        chrono: options.chrono,
     };
     let root = model.namespaces()?;
     let mut groups = Vec::new();
@@ -96,6 +101,7 @@ pub(crate) fn generate(
                 events,
                 websocket,
                 multipart,
+                chrono: options.chrono,
             }
             .render()
             .map(crate::typescript::with_final_newline)?,
@@ -157,6 +163,8 @@ fn rustfmt(source: &str) -> Result<String, GenerateError> {
 struct RustGen<'a, 'm> {
     model: &'a Model<'m>,
     registry: Registry,
+    /// Dates and times as chrono's types ([`RustOptions::chrono`]).
+    chrono: bool,
 }
 
 impl RustGen<'_, '_> {
@@ -208,10 +216,13 @@ impl RustGen<'_, '_> {
                 NumberFormat::Double => "f64",
             }
             .to_owned(),
-            Schema::String(string) if string.format == Some(Format::Uuid) => {
-                "uuid::Uuid".to_owned()
+            Schema::String(string) => match string.format {
+                Some(Format::Uuid) => "uuid::Uuid",
+                Some(Format::DateTime) if self.chrono => "chrono::DateTime<chrono::FixedOffset>",
+                Some(Format::Date) if self.chrono => "chrono::NaiveDate",
+                _ => "String",
             }
-            Schema::String(_) => "String".to_owned(),
+            .to_owned(),
             Schema::File(_) => "crate::UploadFile".to_owned(),
             Schema::Array(array) => format!("Vec<{}>", self.type_of(&array.items, None)),
             Schema::Map(values) => format!(
@@ -597,6 +608,8 @@ struct CargoToml<'a> {
     websocket: bool,
     /// A route reads a multipart form: reqwest's `multipart` and `stream`.
     multipart: bool,
+    /// Dates and times are chrono's types.
+    chrono: bool,
 }
 
 #[derive(Template)]

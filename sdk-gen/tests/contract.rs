@@ -22,6 +22,7 @@ fn targets() -> Targets {
         }),
         rust: Some(RustOptions {
             package: "contract-sdk".to_owned(),
+            chrono: false,
         }),
     }
 }

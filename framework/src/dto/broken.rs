@@ -121,6 +121,26 @@ fn off_format(format: Format) -> Option<&'static str> {
     }
 }
 
+/// A string `pattern` refuses, from a few unlike ones (`None` when it
+/// takes them all, as `.*` does): read as the checks read it.
+fn off_pattern(pattern: &str) -> Option<&'static str> {
+    let regex = crate::schema::pattern_regex(pattern)?;
+    [
+        "",
+        "!",
+        " ",
+        "a",
+        "0",
+        "\n",
+        "ZZZZ",
+        "-",
+        "é",
+        "a b c d e f g h",
+    ]
+    .into_iter()
+    .find(|candidate| !regex.is_match(candidate))
+}
+
 impl Breaker<'_> {
     fn emit(
         &mut self,
@@ -206,6 +226,9 @@ impl Breaker<'_> {
                 }
                 if let Some(bad) = string.format.and_then(off_format) {
                     self.emit(pointer, path, "off format", Some(Value::from(bad)));
+                }
+                if let Some(bad) = string.pattern.as_deref().and_then(off_pattern) {
+                    self.emit(pointer, path, "off pattern", Some(Value::from(bad)));
                 }
             }
             Schema::Array(array) => {

@@ -76,7 +76,7 @@ pub struct Everything {
     /// A date and time.
     ///
     /// On the wire: `string & Format<"date-time">`.
-    pub when: String,
+    pub when: chrono::DateTime<chrono::FixedOffset>,
     /// Anything.
     ///
     /// On the wire: `any`.
@@ -533,7 +533,7 @@ pub struct Formats {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::presence::present"
     )]
-    pub date_time: Option<String>,
+    pub date_time: Option<chrono::DateTime<chrono::FixedOffset>>,
     /// `date`.
     ///
     /// On the wire: `string & Format<"date">`.
@@ -542,7 +542,7 @@ pub struct Formats {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::presence::present"
     )]
-    pub date: Option<String>,
+    pub date: Option<chrono::NaiveDate>,
     /// `time`.
     ///
     /// On the wire: `string & Format<"time">`.
