@@ -10,6 +10,14 @@ hundred instructions that wall-clock runs on a shared machine cannot.
 
     python3 bench/callgrind/requests.py target/release/bench-server framework plaintext
     python3 bench/callgrind/requests.py target/release/bench-server hyper json --pipeline 10
+    python3 bench/callgrind/requests.py target/release/bench-server framework form
+
+The scenario's request (headers and body, as the load runner sends it) and
+the route set serving it come from `bench-server --request SCENARIO`, so
+every scenario of `bench/src/scenario.rs` can be counted. Every answer must
+have the scenario's status (`Scenario::status`: 200, 204 for assert, 303
+for the forms); one that does not stops the run with the answer, so a
+scenario cannot silently measure a refusal.
 
 Modes: one request at a time on one keep-alive connection (default), or
 `--pipeline N`: batches of N requests written at once on 4 connections.
@@ -25,20 +33,25 @@ import sys
 import tempfile
 import time
 
-SCENARIOS = {
-    "plaintext": ("GET", "/plaintext", None),
-    "json": ("GET", "/json", None),
-    "stringify": ("GET", "/stringify", None),
-    "assert": ("POST", "/assert", "boxes"),
-    "performance": ("POST", "/performance", "boxes"),
-}
+
+class WrongAnswer(Exception):
+    """An answer whose status is not the scenario's."""
 
 
-def request_bytes(method, path, body):
-    head = f"{method} {path} HTTP/1.1\r\nHost: localhost\r\n"
-    if body is not None:
-        head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
-    return head.encode() + b"\r\n" + (body or b"")
+def scenario_request(server, scenario):
+    """The scenario's route set, expected status and request bytes."""
+    out = subprocess.run([server, "--request", scenario], check=True,
+                         stdout=subprocess.PIPE).stdout
+    first, request = out.split(b"\n", 1)
+    routes, status = first.decode().split()
+    return routes, int(status), request
+
+
+def with_body(request, body):
+    """`request` with its body replaced by `body` (and its length fixed)."""
+    head = request[:request.index(b"\r\n\r\n") + 4]
+    head = re.sub(rb"(?im)^content-length:\s*\d+", b"Content-Length: %d" % len(body), head)
+    return head + body
 
 
 class Reader:
@@ -58,8 +71,16 @@ class Reader:
         length = int(match.group(1)) if match else 0
         while len(self.buf) < end + length:
             self._more()
+        body = self.buf[end:end + length]
         self.buf = self.buf[end + length:]
-        return status
+        return status, body
+
+    def expect(self, status):
+        """Reads one answer; raises WrongAnswer unless it has `status`."""
+        found, body = self.answer()
+        if found != status:
+            raise WrongAnswer(f"status {found}, expected {status}: "
+                              f"{body[:300].decode('utf-8', 'replace')}")
 
     def _more(self):
         chunk = self.sock.recv(1 << 20)
@@ -74,17 +95,16 @@ def connect(port):
     return sock
 
 
-def run(port, request, count, pipeline):
-    """Sends `count` requests; returns how many answers were 2xx."""
-    good = 0
+def run(port, request, status, count, pipeline):
+    """Sends `count` requests; every answer must have `status`."""
     if pipeline <= 1:
         sock = connect(port)
         reader = Reader(sock)
         for _ in range(count):
             sock.sendall(request)
-            good += 200 <= reader.answer() < 300
+            reader.expect(status)
         sock.close()
-        return good
+        return
     conns = [connect(port) for _ in range(4)]
     readers = [Reader(sock) for sock in conns]
     batch = request * pipeline
@@ -94,25 +114,10 @@ def run(port, request, count, pipeline):
             sock.sendall(batch)
         for reader in readers:
             for _ in range(pipeline):
-                good += 200 <= reader.answer() < 300
+                reader.expect(status)
         sent += pipeline * len(conns)
     for sock in conns:
         sock.close()
-    return good
-
-
-def fetch_body(port, request):
-    sock = connect(port)
-    sock.sendall(request)
-    reader = Reader(sock)
-    while b"\r\n\r\n" not in reader.buf:
-        reader._more()
-    end = reader.buf.index(b"\r\n\r\n") + 4
-    length = int(re.search(rb"(?im)^content-length:\s*(\d+)", reader.buf[:end]).group(1))
-    while len(reader.buf) < end + length:
-        reader._more()
-    sock.close()
-    return reader.buf[end:end + length]
 
 
 def total_instructions(out_file):
@@ -132,37 +137,39 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("server", help="path to bench-server")
     parser.add_argument("peer")
-    parser.add_argument("scenario", choices=sorted(SCENARIOS))
+    parser.add_argument("scenario", help="a scenario of bench/src/scenario.rs: plaintext, "
+                        "json, assert, performance, stringify, form, form-cross-origin-off, ...")
     parser.add_argument("--requests", type=int, default=4000)
     parser.add_argument("--warmup", type=int, default=400)
     parser.add_argument("--pipeline", type=int, default=1)
     parser.add_argument("--keep", action="store_true",
                         help="keep the dump and print its path (for callgrind_annotate)")
-    parser.add_argument("--body", help="request body file (default: what GET /stringify answers)")
+    parser.add_argument("--body", help="request body file, instead of the scenario's")
     args = parser.parse_args()
 
-    method, path, body_kind = SCENARIOS[args.scenario]
+    routes, status, request = scenario_request(args.server, args.scenario)
+    if args.body:
+        with open(args.body, "rb") as file:
+            request = with_body(request, file.read())
 
     workdir = tempfile.mkdtemp(prefix="callgrind-")
     out = os.path.join(workdir, "callgrind.out")
     server = subprocess.Popen(
         ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}.%p",
-         args.server, args.peer, "main"],
+         args.server, args.peer, routes],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         line = server.stdout.readline()
-        port = int(re.search(r"listening on [^:]+:(\d+)", line).group(1))
-        body = None
-        if body_kind and args.body:
-            with open(args.body, "rb") as file:
-                body = file.read()
-        elif body_kind:
-            # The bench's `{ data: IBox3D[100] }`, as the server answers it.
-            body = fetch_body(port, b"GET /stringify HTTP/1.1\r\nHost: localhost\r\n\r\n")
-        request = request_bytes(method, path, body)
-        run(port, request, args.warmup, args.pipeline)
-        control(server.pid, "--zero")
-        good = run(port, request, args.requests, args.pipeline)
+        match = re.search(r"listening on [^:]+:(\d+)", line)
+        if not match:
+            sys.exit(f"{args.peer} did not start with the {routes} routes: {line!r}")
+        port = int(match.group(1))
+        try:
+            run(port, request, status, args.warmup, args.pipeline)
+            control(server.pid, "--zero")
+            run(port, request, status, args.requests, args.pipeline)
+        except WrongAnswer as wrong:
+            sys.exit(f"{args.peer} answers {args.scenario} wrongly: {wrong}")
         control(server.pid, "--dump")
         time.sleep(0.5)
         dumps = sorted(glob.glob(f"{out}.*"))
@@ -171,7 +178,7 @@ def main():
         total = total_instructions(dumps[-1])
         print(f"{args.peer} {args.scenario} pipeline={args.pipeline}: "
               f"{total / args.requests:.0f} instructions/request "
-              f"({args.requests} requests, {good} answered 2xx)")
+              f"({args.requests} requests, every answer {status})")
         if args.keep:
             print(f"dump: {dumps[-1]}")
     finally:

@@ -69,6 +69,18 @@ pub fn boxes() -> Vec<Invalid> {
     ]
 }
 
+/// [`Note`](crate::Note) forms that each break one constraint.
+pub fn forms() -> Vec<Invalid> {
+    vec![
+        ("an empty title", b"title=&body=Milk".to_vec()),
+        (
+            "a title of 65 characters",
+            format!("title={}&body=Milk", "t".repeat(65)).into_bytes(),
+        ),
+        ("no body field", b"title=Groceries".to_vec()),
+    ]
+}
+
 fn json(value: &Value) -> Vec<u8> {
     serde_json::to_vec(value).unwrap_or_default()
 }
@@ -92,6 +104,32 @@ mod tests {
                 framework::from_json::<crate::Boxes>(&body).is_err(),
                 "accepted: {what}"
             );
+        }
+    }
+
+    #[tokio::test]
+    async fn each_form_breaks_the_note_s_checks_and_the_valid_one_passes() {
+        use crate::scenario::{FORM_BODY, RouteSet};
+        for set in [RouteSet::Form, RouteSet::FormCrossOriginOff] {
+            let app = crate::peers::framework_app(set).unwrap();
+            let client = app.test_client();
+            let valid = client.post("/form").form(FORM_BODY).send().await;
+            assert_eq!(valid.status(), 303, "{}", valid.text());
+            for (what, body) in forms() {
+                let text = String::from_utf8(body).unwrap();
+                let refused = client.post("/form").form(&text).send().await;
+                assert_eq!(refused.status(), 400, "accepted: {what}");
+            }
+            let cross_site = client
+                .post("/form")
+                .header("host", "127.0.0.1:8080")
+                .header("origin", "https://evil.example")
+                .header("sec-fetch-site", "cross-site")
+                .form(FORM_BODY)
+                .send()
+                .await;
+            let expected = if set == RouteSet::Form { 403 } else { 303 };
+            assert_eq!(cross_site.status(), expected, "{}", set.name());
         }
     }
 }

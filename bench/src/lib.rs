@@ -91,6 +91,19 @@ pub struct Scene {
     pub data: Vec<SceneBox>,
 }
 
+/// A note posted with an HTML form (`application/x-www-form-urlencoded`,
+/// read by `TypedForm`): the form scenarios' body.
+#[dto]
+#[derive(Debug, Clone, PartialEq)]
+pub struct Note {
+    /// Title.
+    #[tags(min_length = 1, max_length = 64)]
+    pub title: String,
+    /// Text.
+    #[tags(max_length = 1000)]
+    pub body: String,
+}
+
 /// An attachment, as the BBS declares it.
 #[dto]
 #[derive(Debug, Clone, PartialEq)]

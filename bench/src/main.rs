@@ -23,7 +23,7 @@ use clap::Parser;
 use runner::{
     node, oha,
     report::Results,
-    server::{Launcher, Server, request, with_idle_connections},
+    server::{Launcher, Request, Server, with_idle_connections},
     wrk,
 };
 
@@ -180,10 +180,7 @@ impl Plan {
             args.scenarios
                 .iter()
                 .map(|name| {
-                    Scenario::ALL
-                        .into_iter()
-                        .find(|scenario| scenario.name() == name)
-                        .ok_or_else(|| format!("unknown scenario `{name}`"))
+                    Scenario::from_name(name).ok_or_else(|| format!("unknown scenario `{name}`"))
                 })
                 .collect::<Result<_, _>>()?
         };
@@ -230,7 +227,8 @@ impl Session<'_> {
             } else {
                 scenario.name().to_owned()
             };
-            let script = wrk::script(scripts, scenario, pipeline).map_err(|err| err.to_string())?;
+            let script = wrk::script(scripts, scenario, &server.addr.to_string(), pipeline)
+                .map_err(|err| err.to_string())?;
             let load = |duration| wrk::Load {
                 core: args.client_core,
                 addr: server.addr,
@@ -372,19 +370,41 @@ fn build(full: bool) -> Result<PathBuf, String> {
 
 /// Refuses to time a server that answers wrongly.
 fn check(server: &Server, peer: Peer, scenario: Scenario) -> Result<(), String> {
-    let path = scenario.path(server.many);
+    let host = server.addr.to_string();
+    let send = |headers: &[(&str, String)], body: Option<&[u8]>| {
+        let request = Request {
+            method: scenario.method(),
+            path: &scenario.path(server.many),
+            headers,
+            body: body.zip(scenario.content_type()),
+        };
+        request
+            .send(server.addr)
+            .map_err(|err| format!("{peer} {scenario}: {err}"))
+    };
+    let headers = scenario.browser_headers(&host);
     let body = scenario.body();
-    let (status, answer) = request(server.addr, scenario.method(), &path, body.as_deref())
-        .map_err(|err| format!("{peer} {scenario}: {err}"))?;
+    let (status, answer) = send(&headers, body.as_deref())?;
     scenario
         .check(server.many, status, &answer)
         .map_err(|err| format!("{peer} answers {scenario} wrongly: {err}"))?;
     for (what, invalid) in scenario.invalid_bodies() {
-        let (status, _) = request(server.addr, scenario.method(), &path, Some(&invalid))
-            .map_err(|err| format!("{peer} {scenario}: {err}"))?;
+        let (status, _) = send(&headers, Some(&invalid))?;
         if !matches!(status, 400 | 422) {
             return Err(format!(
                 "{peer} accepts a {scenario} body with {what} (status {status})"
+            ));
+        }
+    }
+    if let Some(expected) = scenario.cross_site_status() {
+        let cross_site = [
+            ("Origin", "https://elsewhere.example".to_owned()),
+            ("Sec-Fetch-Site", "cross-site".to_owned()),
+        ];
+        let (status, _) = send(&cross_site, body.as_deref())?;
+        if status != expected {
+            return Err(format!(
+                "{peer} answers {scenario} sent from another site's page with {status}, expected {expected}"
             ));
         }
     }

@@ -23,11 +23,22 @@ pub enum RouteSet {
     Many,
     /// One static route, `/uuid/{MANY_ROUTES}`, and `/zzz/{a}`.
     One,
+    /// `POST /form`, an HTML form read by `TypedForm`, with the
+    /// framework's cross-origin protection on (its default).
+    Form,
+    /// The same route with the protection off (`CrossOrigin::off()`).
+    FormCrossOriginOff,
 }
 
 impl RouteSet {
     /// Every set.
-    pub const ALL: [RouteSet; 3] = [RouteSet::Main, RouteSet::Many, RouteSet::One];
+    pub const ALL: [RouteSet; 5] = [
+        RouteSet::Main,
+        RouteSet::Many,
+        RouteSet::One,
+        RouteSet::Form,
+        RouteSet::FormCrossOriginOff,
+    ];
 
     /// The name on the command line.
     pub fn name(self) -> &'static str {
@@ -35,6 +46,8 @@ impl RouteSet {
             RouteSet::Main => "main",
             RouteSet::Many => "many",
             RouteSet::One => "one",
+            RouteSet::Form => "form",
+            RouteSet::FormCrossOriginOff => "form-cross-origin-off",
         }
     }
 
@@ -46,7 +59,7 @@ impl RouteSet {
     /// The static routes' numbers: `/uuid/1` ... `/uuid/N`, or only N.
     pub fn static_routes(self) -> std::ops::Range<usize> {
         match self {
-            RouteSet::Main => 0..0,
+            RouteSet::Main | RouteSet::Form | RouteSet::FormCrossOriginOff => 0..0,
             RouteSet::Many => 1..MANY_ROUTES + 1,
             RouteSet::One => MANY_ROUTES..MANY_ROUTES + 1,
         }
@@ -90,11 +103,25 @@ pub enum Scenario {
     OneStatic,
     /// `GET /zzz/{a}` beside one static route.
     OneDynamic,
+    /// `POST /form`: a form a browser posts from the app's own page
+    /// ([`FORM_BODY`], with `Sec-Fetch-Site: same-origin` and an `Origin`
+    /// that is the `Host`), read by `TypedForm` and answered `303`, with
+    /// the framework's cross-origin protection on (its default).
+    Form,
+    /// The same request with the protection off.
+    FormCrossOriginOff,
 }
+
+/// The `User-Agent` of the form scenarios' browser.
+const BROWSER: &str = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+
+/// The form [`Scenario::Form`] posts: a note's title and text.
+pub const FORM_BODY: &str =
+    "title=Groceries+for+the+weekend&body=Milk%2C+eggs%2C+bread+and+a+bag+of+apples.";
 
 impl Scenario {
     /// Every scenario.
-    pub const ALL: [Scenario; 11] = [
+    pub const ALL: [Scenario; 13] = [
         Scenario::Plaintext,
         Scenario::Json,
         Scenario::Assert,
@@ -106,6 +133,8 @@ impl Scenario {
         Scenario::ManyDynamic,
         Scenario::OneStatic,
         Scenario::OneDynamic,
+        Scenario::Form,
+        Scenario::FormCrossOriginOff,
     ];
 
     /// The name in reports and on the command line.
@@ -122,7 +151,16 @@ impl Scenario {
             Scenario::ManyDynamic => "routes-many-dynamic",
             Scenario::OneStatic => "routes-one-static",
             Scenario::OneDynamic => "routes-one-dynamic",
+            Scenario::Form => "form",
+            Scenario::FormCrossOriginOff => "form-cross-origin-off",
         }
+    }
+
+    /// The scenario with this name.
+    pub fn from_name(name: &str) -> Option<Scenario> {
+        Scenario::ALL
+            .into_iter()
+            .find(|scenario| scenario.name() == name)
     }
 
     /// The routes the server needs.
@@ -130,6 +168,8 @@ impl Scenario {
         match self {
             Scenario::ManyStatic | Scenario::ManyDynamic => RouteSet::Many,
             Scenario::OneStatic | Scenario::OneDynamic => RouteSet::One,
+            Scenario::Form => RouteSet::Form,
+            Scenario::FormCrossOriginOff => RouteSet::FormCrossOriginOff,
             _ => RouteSet::Main,
         }
     }
@@ -145,8 +185,78 @@ impl Scenario {
         match self {
             Scenario::ManyStatic | Scenario::OneStatic => format!("/uuid/{many}"),
             Scenario::ManyDynamic | Scenario::OneDynamic => "/zzz/abc".into(),
+            Scenario::Form | Scenario::FormCrossOriginOff => "/form".into(),
             _ => format!("/{}", self.name()),
         }
+    }
+
+    /// The request body's media type, when it has a body.
+    pub fn content_type(self) -> Option<&'static str> {
+        match self {
+            Scenario::Form | Scenario::FormCrossOriginOff => {
+                Some("application/x-www-form-urlencoded")
+            }
+            _ => self.body().map(|_| "application/json"),
+        }
+    }
+
+    /// The headers a browser adds to the request besides `Host` and the
+    /// body's: `host` is the `Host` it is sent with (`127.0.0.1:8080`).
+    /// A form posted from the app's own page carries what Chrome sends
+    /// with it, and says twice where it comes from: `Sec-Fetch-Site:
+    /// same-origin` and an `Origin` whose host is `host`.
+    pub fn browser_headers(self, host: &str) -> Vec<(&'static str, String)> {
+        match self {
+            Scenario::Form | Scenario::FormCrossOriginOff => vec![
+                ("Origin", format!("http://{host}")),
+                ("Referer", format!("http://{host}/notes/new")),
+                ("Sec-Fetch-Site", "same-origin".to_owned()),
+                ("Sec-Fetch-Mode", "navigate".to_owned()),
+                ("Sec-Fetch-Dest", "document".to_owned()),
+                ("Sec-Fetch-User", "?1".to_owned()),
+                ("Upgrade-Insecure-Requests", "1".to_owned()),
+                ("User-Agent", BROWSER.to_owned()),
+                ("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8".to_owned()),
+                ("Accept-Language", "en-US,en;q=0.9".to_owned()),
+                ("Accept-Encoding", "gzip, deflate, br, zstd".to_owned()),
+            ],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The status the same request gets when the browser says it was sent
+    /// from another site's page (`Sec-Fetch-Site: cross-site`, a foreign
+    /// `Origin`): `403` where the cross-origin protection is on, the usual
+    /// answer where it is off; `None` for scenarios that are not forms.
+    pub fn cross_site_status(self) -> Option<u16> {
+        match self {
+            Scenario::Form => Some(403),
+            Scenario::FormCrossOriginOff => Some(303),
+            _ => None,
+        }
+    }
+
+    /// The whole HTTP/1.1 request, as sent with `Host: host`.
+    pub fn request(self, host: &str, many: usize) -> Vec<u8> {
+        let mut head = format!(
+            "{} {} HTTP/1.1\r\nHost: {host}\r\n",
+            self.method(),
+            self.path(many)
+        );
+        for (name, value) in self.browser_headers(host) {
+            head.push_str(&format!("{name}: {value}\r\n"));
+        }
+        let body = self.body();
+        if let (Some(body), Some(media_type)) = (&body, self.content_type()) {
+            head.push_str(&format!(
+                "Content-Type: {media_type}\r\nContent-Length: {}\r\n",
+                body.len()
+            ));
+        }
+        head.push_str("\r\n");
+        let mut request = head.into_bytes();
+        request.extend(body.unwrap_or_default());
+        request
     }
 
     /// The request body.
@@ -156,6 +266,7 @@ impl Scenario {
             Scenario::AssertNoConstraints | Scenario::PerformanceNoConstraints => {
                 Some(crate::boxes_json())
             }
+            Scenario::Form | Scenario::FormCrossOriginOff => Some(FORM_BODY.as_bytes().to_vec()),
             _ => None,
         }
     }
@@ -168,6 +279,7 @@ impl Scenario {
             Scenario::AssertNoConstraints | Scenario::PerformanceNoConstraints => {
                 crate::invalid::boxes()
             }
+            Scenario::Form | Scenario::FormCrossOriginOff => crate::invalid::forms(),
             _ => Vec::new(),
         }
     }
@@ -179,52 +291,50 @@ impl Scenario {
             .filter(move |scenario| scenario.route_set() == set)
     }
 
+    /// The status of the right answer.
+    pub fn status(self) -> u16 {
+        match self {
+            Scenario::Assert | Scenario::AssertNoConstraints => 204,
+            Scenario::Form | Scenario::FormCrossOriginOff => 303,
+            _ => 200,
+        }
+    }
+
     /// Whether `status` and `body` are the right answer.
     ///
     /// # Errors
     /// What is wrong with the answer.
     pub fn check(self, many: usize, status: u16, body: &[u8]) -> Result<(), String> {
         let text = String::from_utf8_lossy(body);
-        // Every peer answers `text/plain`: the bare text, not a JSON string.
-        let is_text = |expected: &str| text == expected;
-        let boxes = || same_value::<crate::Boxes>(&crate::boxes_json(), body);
-        let scene = || same_value::<crate::Scene>(&crate::scene_json(), body);
-        let (expected_status, ok) = match self {
-            Scenario::Plaintext => (
-                200,
-                is_text(HELLO).then_some(()).ok_or_else(|| text.to_string()),
-            ),
-            Scenario::Json => (
-                200,
-                match serde_json::from_slice::<Message>(body) {
-                    Ok(message) if message.message == HELLO => Ok(()),
-                    _ => Err(text.to_string()),
-                },
-            ),
-            Scenario::Assert | Scenario::AssertNoConstraints => (
-                204,
-                body.is_empty()
-                    .then_some(())
-                    .ok_or_else(|| text.to_string()),
-            ),
-            Scenario::Stringify | Scenario::PerformanceNoConstraints => (200, boxes()),
-            Scenario::Performance => (200, scene()),
-            Scenario::ManyStatic | Scenario::OneStatic => (
-                200,
-                is_text(&many.to_string())
-                    .then_some(())
-                    .ok_or_else(|| text.to_string()),
-            ),
-            Scenario::ManyDynamic | Scenario::OneDynamic => (
-                200,
-                is_text("abc").then_some(()).ok_or_else(|| text.to_string()),
-            ),
-        };
+        let expected_status = self.status();
         if status != expected_status {
             return Err(format!(
                 "status {status}, expected {expected_status}: {text:.200}"
             ));
         }
+        // Every peer answers `text/plain`: the bare text, not a JSON string.
+        let is_text = |expected: &str| {
+            (text == expected)
+                .then_some(())
+                .ok_or_else(|| text.to_string())
+        };
+        let ok = match self {
+            Scenario::Plaintext => is_text(HELLO),
+            Scenario::Json => match serde_json::from_slice::<Message>(body) {
+                Ok(message) if message.message == HELLO => Ok(()),
+                _ => Err(text.to_string()),
+            },
+            Scenario::Assert
+            | Scenario::AssertNoConstraints
+            | Scenario::Form
+            | Scenario::FormCrossOriginOff => is_text(""),
+            Scenario::Stringify | Scenario::PerformanceNoConstraints => {
+                same_value::<crate::Boxes>(&crate::boxes_json(), body)
+            }
+            Scenario::Performance => same_value::<crate::Scene>(&crate::scene_json(), body),
+            Scenario::ManyStatic | Scenario::OneStatic => is_text(&many.to_string()),
+            Scenario::ManyDynamic | Scenario::OneDynamic => is_text("abc"),
+        };
         ok.map_err(|found| format!("wrong body: {found:.200}"))
     }
 }

@@ -20,13 +20,13 @@ use crate::{
     body::{BoxError, Response},
     cross_origin::CrossOrigin,
     describe::{RouteMeta, StateMeta},
-    dispatch::{AnswerHook, Records, ResponseFuture},
+    dispatch::{AnswerHook, AnswerRules, Records, ResponseFuture},
     error::{ApiError, ErrorAnswers, ErrorContract, refusal},
     manifest::{ApiManifest, NamePrefix},
     observe::{Health, HealthEndpoints, HttpMetrics, LIVENESS_ROUTE, READINESS_ROUTE},
     openapi::{Docs, OPENAPI_ROUTE, OpenApiDocument},
     request::{RequestContext, Shared},
-    response::{HtmlHeaders, html_headers::PageHeaders},
+    response::HtmlHeaders,
     route::{BoxFuture, Controller},
     router::{BuildError, Lookup, Router, describe},
     shutdown::Shutdown,
@@ -318,11 +318,11 @@ impl AppBuilder {
             endpoint.checks_origin = !endpoint.builtin && self.cross_origin.checks(endpoint.meta);
         }
         let pages = match &self.html_headers {
-            Some(headers) => Some(Arc::new(
+            Some(headers) => Some(
                 headers
                     .prepare()
                     .map_err(|value| BuildError::InvalidHtmlHeader { value })?,
-            )),
+            ),
             None => None,
         };
         let document = self
@@ -391,8 +391,7 @@ impl AppBuilder {
                 docs,
                 manifest,
                 metrics,
-                errors: self.errors,
-                pages,
+                answers: AnswerRules::new(self.errors, pages),
             }),
         })
     }
@@ -525,10 +524,9 @@ struct AppInner {
     manifest: ApiManifest,
     /// Request counters; `None` unless [`AppBuilder::metrics`].
     metrics: Option<Arc<HttpMetrics>>,
-    /// The error contract; `None` for the problem document.
-    errors: ErrorAnswers,
-    /// The headers of HTML pages; `None` for the defaults `Html` sets.
-    pages: Option<Arc<PageHeaders>>,
+    /// The error contract and the headers of HTML pages; `None` when the
+    /// app has neither (the problem document, the headers `Html` sets).
+    answers: Option<Arc<AnswerRules>>,
 }
 
 /// An application: its route table is built once and shared, so cloning an
@@ -754,8 +752,7 @@ impl App {
             span,
             observed,
             hook,
-            errors: self.inner.errors.clone(),
-            pages: self.inner.pages.clone(),
+            answers: self.inner.answers.clone(),
         };
         ResponseFuture::start(endpoint.meta, head, records, || (endpoint.call)(cx))
     }
@@ -781,8 +778,7 @@ impl App {
             span: request_span(parts, operation),
             observed,
             hook,
-            errors: self.inner.errors.clone(),
-            pages: None,
+            answers: self.inner.answers.clone(),
         };
         ResponseFuture::ready(response, records)
     }

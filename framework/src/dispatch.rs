@@ -61,10 +61,8 @@ pub struct ResponseFuture<H = ()> {
     observed: Option<Observed>,
     /// What the server does with the answer; taken when it is ready.
     hook: Option<H>,
-    /// The app's error contract, which writes error answers' bodies.
-    errors: ErrorAnswers,
-    /// The app's headers of HTML pages; `None` for those `Html` set.
-    pages: Option<Arc<PageHeaders>>,
+    /// The app's error contract and headers of HTML pages.
+    answers: Option<Arc<AnswerRules>>,
 }
 
 /// What is recorded of a request besides its answer.
@@ -72,8 +70,25 @@ pub(crate) struct Records<H> {
     pub(crate) span: Option<tracing::Span>,
     pub(crate) observed: Option<Observed>,
     pub(crate) hook: H,
-    pub(crate) errors: ErrorAnswers,
-    pub(crate) pages: Option<Arc<PageHeaders>>,
+    pub(crate) answers: Option<Arc<AnswerRules>>,
+}
+
+/// What an app does to every answer once it is made: its error contract
+/// writes error answers' bodies, and its HTML pages get its headers. One
+/// pointer per request, `None` when the app has neither (so that an app
+/// without them moves and clones nothing more per request for them).
+pub(crate) struct AnswerRules {
+    /// The error contract; `None` for the problem document.
+    errors: ErrorAnswers,
+    /// The headers of HTML pages; `None` for those `Html` sets.
+    pages: Option<PageHeaders>,
+}
+
+impl AnswerRules {
+    /// The rules of an app, `None` when it has neither.
+    pub(crate) fn new(errors: ErrorAnswers, pages: Option<PageHeaders>) -> Option<Arc<Self>> {
+        (errors.is_some() || pages.is_some()).then(|| Arc::new(AnswerRules { errors, pages }))
+    }
 }
 
 enum State {
@@ -96,8 +111,7 @@ impl<H: AnswerHook> ResponseFuture<H> {
             span: records.span,
             observed: records.observed,
             hook: Some(records.hook),
-            errors: records.errors,
-            pages: records.pages,
+            answers: records.answers,
         }
     }
 
@@ -114,8 +128,7 @@ impl<H: AnswerHook> ResponseFuture<H> {
             span,
             observed,
             hook,
-            errors,
-            pages,
+            answers,
         } = records;
         let started = match &span {
             Some(span) => span.in_scope(|| catch_unwind(AssertUnwindSafe(start))),
@@ -134,8 +147,7 @@ impl<H: AnswerHook> ResponseFuture<H> {
             span,
             observed,
             hook: Some(hook),
-            errors,
-            pages,
+            answers,
         }
     }
 }
@@ -158,12 +170,14 @@ impl<H: AnswerHook> Future for ResponseFuture<H> {
             }
             None => std::task::ready!(this.state.poll_answer(cx)),
         };
+        let answers = this.answers.as_deref();
         let mut response = if response.body().is_deferred() {
-            answer_error(response, &this.errors)
+            let contract = answers.and_then(|answers| answers.errors.as_deref());
+            answer_error(response, contract)
         } else {
             response
         };
-        if let Some(pages) = &this.pages
+        if let Some(pages) = answers.and_then(|answers| answers.pages.as_ref())
             && response.extensions().get::<HtmlPage>().is_some()
         {
             pages.apply(response.headers_mut());

@@ -5,7 +5,10 @@
 //! `valgrind --tool=callgrind` and prints a table. Needs valgrind
 //! (`apt-get install valgrind`).
 
-use std::{hint::black_box, process::Command};
+use std::{
+    hint::black_box,
+    process::{Command, ExitCode},
+};
 
 use bench::{
     Boxes, Create, boxes_json, create_json, create_with_ten_errors_json, with_garde, with_validator,
@@ -69,22 +72,46 @@ fn payload_json(payload: &str) -> Vec<u8> {
 }
 
 /// Total instructions of `iterations` runs, from callgrind's summary.
-fn count(payload: &str, variant: &str, iterations: u64) -> Option<u64> {
-    let exe = std::env::current_exe().ok()?;
+///
+/// # Errors
+/// valgrind is missing, or the run failed: a variant that refuses the
+/// valid payload (or accepts the invalid one) panics in `--run`, and its
+/// count would measure a refusal, so it is an error, not a number.
+fn count(payload: &str, variant: &str, iterations: u64) -> Result<u64, String> {
+    let exe = std::env::current_exe().map_err(|err| err.to_string())?;
     let output = Command::new("valgrind")
         .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
         .arg(exe)
         .args(["--run", payload, variant, &iterations.to_string()])
         .output()
-        .ok()?;
+        .map_err(|err| {
+            format!("valgrind did not run ({err}); install it with `apt-get install valgrind`")
+        })?;
     let stderr = String::from_utf8_lossy(&output.stderr);
+    if !output.status.success() {
+        let tail: Vec<&str> = stderr.lines().rev().take(15).collect();
+        return Err(format!(
+            "{payload} {variant} failed ({}):\n{}",
+            output.status,
+            tail.into_iter().rev().collect::<Vec<_>>().join("\n")
+        ));
+    }
     stderr
         .lines()
         .find_map(|line| line.split("Collected : ").nth(1))
         .and_then(|n| n.trim().parse().ok())
+        .ok_or_else(|| format!("{payload} {variant}: no instruction count in callgrind's output"))
 }
 
-fn main() {
+/// Instructions of one operation: the difference of two runs, which
+/// cancels start-up and payload set-up.
+fn per_op(payload: &str, variant: &str, iterations: u64) -> Result<u64, String> {
+    let long = count(payload, variant, iterations)?;
+    let short = count(payload, variant, iterations / 2)?;
+    Ok(long.saturating_sub(short) / (iterations / 2))
+}
+
+fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     if let [_, flag, payload, variant, iterations] = args.as_slice()
         && flag == "--run"
@@ -96,35 +123,31 @@ fn main() {
             ok += u64::from(run_once(payload, variant, black_box(&json)));
         }
         assert_eq!(ok, iterations, "{variant} refused or accepted wrongly");
-        return;
+        return ExitCode::SUCCESS;
     }
+    match table() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("instructions: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Prints the table, stopping at the first variant that fails.
+fn table() -> Result<(), String> {
     println!("| payload | variant | instructions per op | vs serde_json |");
     println!("|---|---|---:|---:|");
     for payload in ["box3d_x100", "bbs_create"] {
-        let per_op = |variant: &str| {
-            // The difference of two runs cancels start-up and payload set-up.
-            let long = count(payload, variant, ITERATIONS)?;
-            let short = count(payload, variant, ITERATIONS / 2)?;
-            Some((long - short) / (ITERATIONS / 2))
-        };
-        let Some(baseline) = per_op("serde_json") else {
-            eprintln!("valgrind did not run; install it with `apt-get install valgrind`");
-            std::process::exit(1);
-        };
+        let baseline = per_op(payload, "serde_json", ITERATIONS)?;
         for variant in VARIANTS {
-            if let Some(n) = per_op(variant) {
-                #[allow(clippy::cast_precision_loss)]
-                let ratio = n as f64 / baseline as f64;
-                println!("| {payload} | {variant} | {n} | {ratio:.2}x |");
-            }
+            let n = per_op(payload, variant, ITERATIONS)?;
+            #[allow(clippy::cast_precision_loss)]
+            let ratio = n as f64 / baseline as f64;
+            println!("| {payload} | {variant} | {n} | {ratio:.2}x |");
         }
     }
-    let long = count("bbs_create_10_errors", "framework-invalid", 200);
-    let short = count("bbs_create_10_errors", "framework-invalid", 100);
-    if let (Some(long), Some(short)) = (long, short) {
-        println!(
-            "| bbs_create_10_errors | framework: full list of 10 issues | {} | |",
-            (long - short) / 100
-        );
-    }
+    let n = per_op("bbs_create_10_errors", "framework-invalid", 200)?;
+    println!("| bbs_create_10_errors | framework: full list of 10 issues | {n} | |");
+    Ok(())
 }

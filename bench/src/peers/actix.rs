@@ -68,6 +68,8 @@ pub(super) fn serve(routes: RouteSet, listener: TcpListener) -> io::Result<()> {
                         web::get().to(|a: web::Path<String>| async move { a.into_inner() }),
                     )
                 }
+                // The framework's alone (`Peer::serves`).
+                RouteSet::Form | RouteSet::FormCrossOriginOff => app,
             }
         })
         .workers(1)

@@ -7,7 +7,7 @@ use std::{io, net::TcpListener, sync::Arc};
 
 use framework::prelude::*;
 
-use crate::{Boxes, Scene, scenario::RouteSet};
+use crate::{Boxes, Note, Scene, scenario::RouteSet};
 
 /// `GET /json`'s body, declared the framework's way.
 #[dto]
@@ -58,6 +58,19 @@ impl Scenarios {
     }
 }
 
+/// The form scenarios' route: a note posted from the app's own page, read
+/// and validated by `TypedForm`, answered with a redirect to the notes
+/// (what a browser's form post gets: `303 See Other`).
+pub struct Notes;
+
+#[controller("")]
+impl Notes {
+    #[typed_route::post("form")]
+    async fn post(&self, _note: TypedForm<Note>) -> Redirect {
+        Redirect::see_other("/notes")
+    }
+}
+
 /// `/zzz/:a`, beside the static routes.
 pub struct Dynamic;
 
@@ -91,6 +104,10 @@ pub(super) fn app(routes: RouteSet, metrics: bool) -> Result<App, framework::Bui
         }),
         RouteSet::Many => many::controllers(builder).controller(Dynamic),
         RouteSet::One => builder.controller(many::OneStatic).controller(Dynamic),
+        RouteSet::Form => builder.controller(Notes),
+        RouteSet::FormCrossOriginOff => builder
+            .cross_origin(framework::CrossOrigin::off())
+            .controller(Notes),
     };
     builder.build()
 }

@@ -57,6 +57,8 @@ pub(super) fn serve(routes: RouteSet, listener: TcpListener) -> io::Result<()> {
             }
             insert("/zzz/{a}".into(), Route::Dynamic)?;
         }
+        // The framework's alone (`Peer::serves`).
+        RouteSet::Form | RouteSet::FormCrossOriginOff => {}
     }
     let state = Arc::new(State {
         router,

@@ -100,13 +100,18 @@ impl Peer {
     }
 
     /// Whether the peer serves `routes`: the metrics variant and the node
-    /// peers serve the main scenarios only.
+    /// peers serve the main scenarios only; the form scenarios, which
+    /// compare the framework with its cross-origin protection on and off,
+    /// are the framework's alone.
     pub fn serves(self, routes: RouteSet) -> bool {
-        routes == RouteSet::Main
-            || matches!(
+        match routes {
+            RouteSet::Main => true,
+            RouteSet::Many | RouteSet::One => matches!(
                 self,
                 Peer::Framework | Peer::Hyper | Peer::Axum | Peer::Actix
-            )
+            ),
+            RouteSet::Form | RouteSet::FormCrossOriginOff => self == Peer::Framework,
+        }
     }
 
     /// Serves `routes` on `listener` with one thread until the process ends.

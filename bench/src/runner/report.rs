@@ -302,7 +302,16 @@ impl Results {
             "#d9480f", "#f59f00", "#495057", "#1971c2", "#2f9e44", "#e03131", "#9c36b5", "#0c8599",
         ];
         let rows = self.rows();
-        let scenarios = &self.order;
+        // Scenarios raw hyper does not serve (the form scenarios, the
+        // framework's alone) have no ratio to draw.
+        let scenarios: Vec<&String> = self
+            .order
+            .iter()
+            .filter(|scenario| {
+                rows.iter()
+                    .any(|row| &row.scenario == *scenario && row.vs_hyper.is_some())
+            })
+            .collect();
         // The peers that ran, each keeping its colour.
         let peers: Vec<(&str, Peer)> = COLORS
             .into_iter()
@@ -353,7 +362,7 @@ impl Results {
             for (index, (color, peer)) in peers.iter().enumerate() {
                 let Some(row) = rows
                     .iter()
-                    .find(|row| &row.scenario == scenario && row.peer == peer.name())
+                    .find(|row| &row.scenario == *scenario && row.peer == peer.name())
                 else {
                     continue;
                 };

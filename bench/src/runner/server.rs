@@ -150,30 +150,44 @@ impl Drop for Server {
     }
 }
 
-/// Sends one request on a new connection; answers status and body.
-pub fn request(
-    addr: SocketAddr,
-    method: &str,
-    path: &str,
-    body: Option<&[u8]>,
-) -> io::Result<(u16, Vec<u8>)> {
-    let mut stream = TcpStream::connect(addr)?;
-    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
-    let mut head = format!("{method} {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\n");
-    if let Some(body) = body {
-        head.push_str(&format!(
-            "content-type: application/json\r\ncontent-length: {}\r\n",
-            body.len()
-        ));
+/// One request to check an answer with.
+#[derive(Clone, Copy, Debug)]
+pub struct Request<'a> {
+    pub method: &'a str,
+    pub path: &'a str,
+    /// Headers besides `host`, `connection` and the body's.
+    pub headers: &'a [(&'a str, String)],
+    /// The body and its media type.
+    pub body: Option<(&'a [u8], &'a str)>,
+}
+
+impl Request<'_> {
+    /// Sends the request on a new connection; answers status and body.
+    pub fn send(&self, addr: SocketAddr) -> io::Result<(u16, Vec<u8>)> {
+        let mut stream = TcpStream::connect(addr)?;
+        stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+        let mut head = format!(
+            "{} {} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\n",
+            self.method, self.path
+        );
+        for (name, value) in self.headers {
+            head.push_str(&format!("{name}: {value}\r\n"));
+        }
+        if let Some((body, media_type)) = self.body {
+            head.push_str(&format!(
+                "content-type: {media_type}\r\ncontent-length: {}\r\n",
+                body.len()
+            ));
+        }
+        head.push_str("\r\n");
+        stream.write_all(head.as_bytes())?;
+        if let Some((body, _)) = self.body {
+            stream.write_all(body)?;
+        }
+        let mut raw = Vec::new();
+        stream.read_to_end(&mut raw)?;
+        parse(&raw)
     }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes())?;
-    if let Some(body) = body {
-        stream.write_all(body)?;
-    }
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw)?;
-    parse(&raw)
 }
 
 /// Status and body of one response (content-length or chunked).

@@ -86,13 +86,19 @@ const DONE: &str = r#"done = function(summary, latency, requests)
 end
 "#;
 
-/// The Lua script of a scenario: its method, body and, when `pipeline` is
-/// above 1, that many requests sent at once; `done()` prints the latency
-/// histogram (see [`super::latency`]).
-pub fn script(dir: &Path, scenario: Scenario, pipeline: usize) -> io::Result<PathBuf> {
+/// The Lua script of a scenario sent to `host` (wrk's `Host`,
+/// `127.0.0.1:8080`): its method, a browser's headers, its body and, when
+/// `pipeline` is above 1, that many requests sent at once; `done()` prints
+/// the latency histogram (see [`super::latency`]).
+pub fn script(dir: &Path, scenario: Scenario, host: &str, pipeline: usize) -> io::Result<PathBuf> {
     let mut lua = format!("wrk.method = \"{}\"\n", scenario.method());
-    if let Some(body) = scenario.body() {
-        lua.push_str("wrk.headers[\"Content-Type\"] = \"application/json\"\n");
+    for (name, value) in scenario.browser_headers(host) {
+        lua.push_str(&format!("wrk.headers[\"{name}\"] = \"{value}\"\n"));
+    }
+    if let (Some(body), Some(media_type)) = (scenario.body(), scenario.content_type()) {
+        lua.push_str(&format!(
+            "wrk.headers[\"Content-Type\"] = \"{media_type}\"\n"
+        ));
         lua.push_str("wrk.body = [==[");
         lua.push_str(&String::from_utf8_lossy(&body));
         lua.push_str("]==]\n");
@@ -268,14 +274,26 @@ bench-latency 985:70000 1100:40000 1200:10000 1500:3456
     #[test]
     fn the_script_prints_the_histogram_and_pipelines() {
         let dir = tempfile::tempdir().unwrap();
-        let lua = std::fs::read_to_string(script(dir.path(), Scenario::Json, 10).unwrap()).unwrap();
+        let read = |scenario, pipeline| {
+            std::fs::read_to_string(
+                script(dir.path(), scenario, "127.0.0.1:8080", pipeline).unwrap(),
+            )
+            .unwrap()
+        };
+        let lua = read(Scenario::Json, 10);
         assert!(lua.contains("for i = 1, 10 do r[i] = wrk.format() end"));
         assert!(lua.contains("done = function(summary, latency, requests)"));
         assert!(lua.contains("bench-latency"));
-        let post =
-            std::fs::read_to_string(script(dir.path(), Scenario::Assert, 1).unwrap()).unwrap();
+        let post = read(Scenario::Assert, 1);
         assert!(post.starts_with("wrk.method = \"POST\""));
+        assert!(post.contains("wrk.headers[\"Content-Type\"] = \"application/json\""));
         assert!(!post.contains("init = function"));
+        let form = read(Scenario::Form, 1);
+        assert!(form.contains("wrk.headers[\"Origin\"] = \"http://127.0.0.1:8080\""));
+        assert!(form.contains("wrk.headers[\"Sec-Fetch-Site\"] = \"same-origin\""));
+        assert!(
+            form.contains("wrk.headers[\"Content-Type\"] = \"application/x-www-form-urlencoded\"")
+        );
     }
 
     #[test]

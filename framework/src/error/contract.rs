@@ -193,7 +193,7 @@ fn refusal_of(err: &ApiError) -> Option<&'static Refusal> {
 /// Writes the body of an error answer whose body was kept for the app
 /// ([`ApiError::into_response`]): the problem document, or the app's
 /// contract's status and body. Any other answer is returned as it is.
-pub(crate) fn answer_error(mut response: Response, errors: &ErrorAnswers) -> Response {
+pub(crate) fn answer_error(mut response: Response, errors: Option<&dyn AnswersErrors>) -> Response {
     let Some(deferred) = response.body_mut().take_deferred() else {
         return response;
     };
