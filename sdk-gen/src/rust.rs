@@ -10,8 +10,8 @@ use askama::Template;
 use framework::{
     manifest::SecurityKindManifest,
     schema::{
-        DefId, FieldDef, Format, IntegerFormat, NumberFormat, ObjectDef, Registry, Schema,
-        TypeKind, UnionRepr, VariantKind, type_label,
+        DefId, EnumValue, FieldDef, Format, IntegerFormat, NumberFormat, ObjectDef, Registry,
+        Schema, TypeKind, UnionDef, UnionRepr, VariantKind, type_label,
     },
 };
 
@@ -53,21 +53,11 @@ pub(crate) fn generate(
         .flat_map(|group| &group.methods)
         .map(|method| method.answer_enum.as_str())
         .collect::<String>();
-    let events = groups
-        .iter()
-        .flat_map(|group| &group.methods)
-        .any(|method| method.events);
-    let websocket = groups
-        .iter()
-        .flat_map(|group| &group.methods)
-        .any(|method| method.websocket);
-    let multipart = manifest.routes.iter().any(|route| {
-        route.sdk
-            && route
-                .body
-                .as_ref()
-                .is_some_and(|body| body.kind == framework::ContentKind::Multipart)
-    });
+    let Needs {
+        events,
+        websocket,
+        multipart,
+    } = needs(model, &groups);
     let error_body = model.error_body().map(|schema| rust.type_of(schema, None));
     let lib = Lib {
         error_alias: error_body.clone().filter(|body| body != "ErrorBody"),
@@ -89,22 +79,23 @@ pub(crate) fn generate(
         decls: rust.declarations()?,
     }
     .render()?;
+    let cargo_toml = CargoToml {
+        package: &options.package,
+        version: &manifest.version,
+        // A JSON string is a valid TOML basic string.
+        description: &serde_json::Value::from(format!("Client SDK of {}", manifest.title))
+            .to_string(),
+        events,
+        websocket,
+        multipart,
+        chrono: options.chrono,
+    };
     Ok(vec![
         GeneratedFile {
             path: "Cargo.toml".into(),
-            contents: CargoToml {
-                package: &options.package,
-                version: &manifest.version,
-                // A JSON string is a valid TOML basic string.
-                description: &serde_json::Value::from(format!("Client SDK of {}", manifest.title))
-                    .to_string(),
-                events,
-                websocket,
-                multipart,
-                chrono: options.chrono,
-            }
-            .render()
-            .map(crate::typescript::with_final_newline)?,
+            contents: cargo_toml
+                .render()
+                .map(crate::typescript::with_final_newline)?,
         },
         GeneratedFile {
             path: "src/lib.rs".into(),
@@ -117,6 +108,31 @@ pub(crate) fn generate(
         shared("shape.rs", framework::__private::SHAPE_RS),
         shared("presence.rs", framework::__private::PRESENCE_RS),
     ])
+}
+
+/// What the crate needs beyond reqwest and serde.
+struct Needs {
+    /// A route answers server-sent events.
+    events: bool,
+    /// A route is a WebSocket.
+    websocket: bool,
+    /// A route reads a multipart form.
+    multipart: bool,
+}
+
+fn needs(model: &Model<'_>, groups: &[Group]) -> Needs {
+    let methods = || groups.iter().flat_map(|group| &group.methods);
+    Needs {
+        events: methods().any(|method| method.events),
+        websocket: methods().any(|method| method.websocket),
+        multipart: model.manifest.routes.iter().any(|route| {
+            route.sdk
+                && route
+                    .body
+                    .as_ref()
+                    .is_some_and(|body| body.kind == framework::ContentKind::Multipart)
+        }),
+    }
 }
 
 /// A file of the framework's that the SDK holds as it is, so that it reads
@@ -257,102 +273,83 @@ impl RustGen<'_, '_> {
                 continue;
             }
             let name = self.type_name(id);
-            if !taken.insert(name.clone())
-                || matches!(
-                    name.as_str(),
-                    "Problem" | "ValidationIssue" | "Client" | "Error" | "UploadFile" | "Download"
-                )
-            {
+            if !taken.insert(name.clone()) || RESERVED.contains(&name.as_str()) {
                 return Err(GenerateError::Conflict(format!(
                     "two types would be named `{name}` in the Rust SDK; rename one with #[serde(rename = \"...\")]"
                 )));
             }
             let doc = doc_comment(&named.def.description, "");
-            let decl = match &named.def.kind {
-                TypeKind::Object(object) => RustDecl {
-                    doc,
-                    name,
-                    // A form with files is sent part by part, never as JSON.
-                    derives: object_derives(object),
-                    attrs: Vec::new(),
-                    shape: if object.fields.iter().any(|field| holds_files(&field.schema)) {
-                        ""
-                    } else {
-                        "Object"
-                    },
-                    keyword: "struct",
-                    body: self.fields(object, id, true),
-                },
-                TypeKind::StringEnum(values) => {
-                    let mut body = String::new();
-                    let mut taken = BTreeSet::new();
-                    for value in values {
-                        body.push_str(&doc_comment(&value.description, "    "));
-                        let variant = unique(pascal(&value.rust_name), &mut taken);
-                        body.push_str(&format!(
-                            "    #[serde(rename = {:?})]\n    {variant},\n",
-                            value.value
-                        ));
-                    }
-                    RustDecl {
-                        doc,
-                        name,
-                        derives: "Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize".into(),
-                        attrs: Vec::new(),
-                        shape: "External",
-                        keyword: "enum",
-                        body,
-                    }
-                }
-                TypeKind::Union(union) => {
-                    let attrs = match &union.repr {
-                        UnionRepr::External => Vec::new(),
-                        UnionRepr::Internal { tag } => vec![format!("#[serde(tag = {tag:?})]")],
-                        UnionRepr::Adjacent { tag, content } => {
-                            vec![format!("#[serde(tag = {tag:?}, content = {content:?})]")]
-                        }
-                        UnionRepr::Untagged => vec!["#[serde(untagged)]".to_owned()],
-                    };
-                    let mut body = String::new();
-                    let mut taken = BTreeSet::new();
-                    for variant in &union.variants {
-                        body.push_str(&doc_comment(&variant.description, "    "));
-                        let ident = unique(pascal(&variant.rust_name), &mut taken);
-                        if ident != variant.name && union.repr != UnionRepr::Untagged {
-                            body.push_str(&format!("    #[serde(rename = {:?})]\n", variant.name));
-                        }
-                        match &variant.kind {
-                            VariantKind::Unit => body.push_str(&format!("    {ident},\n")),
-                            VariantKind::Newtype(schema) => body.push_str(&format!(
-                                "    {ident}({}),\n",
-                                self.type_of(schema, Some(id))
-                            )),
-                            VariantKind::Struct(object) => body.push_str(&format!(
-                                "    {ident} {{\n{}    }},\n",
-                                self.fields(object, id, false)
-                            )),
-                        }
-                    }
-                    RustDecl {
-                        doc,
-                        name,
-                        derives: "Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize"
-                            .into(),
-                        attrs,
-                        shape: match union.repr {
-                            UnionRepr::External => "External",
-                            UnionRepr::Internal { .. } => "Tagged",
-                            UnionRepr::Adjacent { .. } => "Object",
-                            UnionRepr::Untagged => "Content",
-                        },
-                        keyword: "enum",
-                        body,
-                    }
-                }
-            };
-            decls.push(decl);
+            decls.push(match &named.def.kind {
+                TypeKind::Object(object) => self.object_decl(doc, name, object, id),
+                TypeKind::StringEnum(values) => string_enum_decl(doc, name, values),
+                TypeKind::Union(union) => self.union_decl(doc, name, union, id),
+            });
         }
         Ok(decls)
+    }
+
+    /// A struct.
+    fn object_decl(&self, doc: String, name: String, object: &ObjectDef, id: DefId) -> RustDecl {
+        RustDecl {
+            doc,
+            name,
+            // A form with files is sent part by part, never as JSON.
+            derives: object_derives(object),
+            attrs: Vec::new(),
+            shape: if object.fields.iter().any(|field| holds_files(&field.schema)) {
+                ""
+            } else {
+                "Object"
+            },
+            keyword: "struct",
+            body: self.fields(object, id, true),
+        }
+    }
+
+    /// An enum of a union of variants, in serde's representation of it.
+    fn union_decl(&self, doc: String, name: String, union: &UnionDef, id: DefId) -> RustDecl {
+        let attrs = match &union.repr {
+            UnionRepr::External => Vec::new(),
+            UnionRepr::Internal { tag } => vec![format!("#[serde(tag = {tag:?})]")],
+            UnionRepr::Adjacent { tag, content } => {
+                vec![format!("#[serde(tag = {tag:?}, content = {content:?})]")]
+            }
+            UnionRepr::Untagged => vec!["#[serde(untagged)]".to_owned()],
+        };
+        let mut body = String::new();
+        let mut taken = BTreeSet::new();
+        for variant in &union.variants {
+            body.push_str(&doc_comment(&variant.description, "    "));
+            let ident = unique(pascal(&variant.rust_name), &mut taken);
+            if ident != variant.name && union.repr != UnionRepr::Untagged {
+                body.push_str(&format!("    #[serde(rename = {:?})]\n", variant.name));
+            }
+            match &variant.kind {
+                VariantKind::Unit => body.push_str(&format!("    {ident},\n")),
+                VariantKind::Newtype(schema) => body.push_str(&format!(
+                    "    {ident}({}),\n",
+                    self.type_of(schema, Some(id))
+                )),
+                VariantKind::Struct(object) => body.push_str(&format!(
+                    "    {ident} {{\n{}    }},\n",
+                    self.fields(object, id, false)
+                )),
+            }
+        }
+        RustDecl {
+            doc,
+            name,
+            derives: "Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize".into(),
+            attrs,
+            shape: match union.repr {
+                UnionRepr::External => "External",
+                UnionRepr::Internal { .. } => "Tagged",
+                UnionRepr::Adjacent { .. } => "Object",
+                UnionRepr::Untagged => "Content",
+            },
+            keyword: "enum",
+            body,
+        }
     }
 
     /// The fields of a struct (`public`) or a struct variant.
@@ -449,6 +446,49 @@ impl RustGen<'_, '_> {
         Ok(())
     }
 }
+
+/// An enum of strings.
+fn string_enum_decl(doc: String, name: String, values: &[EnumValue]) -> RustDecl {
+    let mut body = String::new();
+    let mut taken = BTreeSet::new();
+    for value in values {
+        body.push_str(&doc_comment(&value.description, "    "));
+        let variant = unique(pascal(&value.rust_name), &mut taken);
+        body.push_str(&format!(
+            "    #[serde(rename = {:?})]\n    {variant},\n",
+            value.value
+        ));
+    }
+    RustDecl {
+        doc,
+        name,
+        derives: "Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize"
+            .into(),
+        attrs: Vec::new(),
+        shape: "External",
+        keyword: "enum",
+        body,
+    }
+}
+
+/// Names the SDK's own items take: a type of the API must not.
+const RESERVED: &[&str] = &[
+    "Client",
+    "ClientBuilder",
+    "Created",
+    "Download",
+    "Error",
+    "ErrorBody",
+    "EventStream",
+    "FileStream",
+    "Problem",
+    "Reconnect",
+    "Redirect",
+    "ServerEvent",
+    "Socket",
+    "UploadFile",
+    "ValidationIssue",
+];
 
 /// What a struct derives: serde unless it holds files (a form sent part by
 /// part, never as JSON), and `Default` when every field may be left out.

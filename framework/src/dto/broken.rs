@@ -5,7 +5,9 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::{Dto, report::push_key};
-use crate::schema::{Format, Registry, Schema, TypeKind, schema_of};
+use crate::schema::{
+    ArraySchema, DefId, Format, IntegerSchema, Registry, Schema, StringSchema, TypeKind, schema_of,
+};
 
 /// A document with one thing wrong, and where the report must point.
 #[derive(Clone, Debug, PartialEq)]
@@ -168,112 +170,13 @@ impl Breaker<'_> {
                 "text for a boolean",
                 Some(Value::from("yes")),
             ),
-            Schema::Integer(int) => {
-                self.emit(pointer, path, "text for an integer", Some(Value::from("1")));
-                self.emit(
-                    pointer,
-                    path,
-                    "a fraction for an integer",
-                    Some(Value::from(0.5)),
-                );
-                let (min, max) = int.format.range();
-                if let Ok(above) = u64::try_from(max + 1) {
-                    self.emit(
-                        pointer,
-                        path,
-                        "above the type's range",
-                        Some(Value::from(above)),
-                    );
-                }
-                if let Ok(below) = i64::try_from(min - 1) {
-                    self.emit(
-                        pointer,
-                        path,
-                        "below the type's range",
-                        Some(Value::from(below)),
-                    );
-                }
-                self.bounds(&int.bounds, true, pointer, path);
-            }
+            Schema::Integer(int) => self.integer(int, pointer, path),
             Schema::Number(number) => {
                 self.emit(pointer, path, "text for a number", Some(Value::from("1.5")));
                 self.bounds(&number.bounds, false, pointer, path);
             }
-            Schema::String(string) => {
-                self.emit(
-                    pointer,
-                    path,
-                    "a number for a string",
-                    Some(Value::from(12345)),
-                );
-                if let Some(n) = string.min_length.filter(|n| *n > 0) {
-                    let short: String = "a".repeat(usize::try_from(n - 1).unwrap_or(0));
-                    self.emit(
-                        pointer,
-                        path,
-                        format!("shorter than {n}"),
-                        Some(Value::from(short)),
-                    );
-                }
-                if let Some(n) = string.max_length.filter(|n| *n < 100_000) {
-                    let long: String = "a".repeat(usize::try_from(n + 1).unwrap_or(usize::MAX));
-                    self.emit(
-                        pointer,
-                        path,
-                        format!("longer than {n}"),
-                        Some(Value::from(long)),
-                    );
-                }
-                if let Some(bad) = string.format.and_then(off_format) {
-                    self.emit(pointer, path, "off format", Some(Value::from(bad)));
-                }
-                if let Some(bad) = string.pattern.as_deref().and_then(off_pattern) {
-                    self.emit(pointer, path, "off pattern", Some(Value::from(bad)));
-                }
-            }
-            Schema::Array(array) => {
-                self.emit(pointer, path, "text for an array", Some(Value::from("x")));
-                let items = value.as_array().cloned().unwrap_or_default();
-                if let Some(n) = array.min_items.filter(|n| *n > 0) {
-                    let fewer: Vec<Value> = items
-                        .iter()
-                        .take(usize::try_from(n - 1).unwrap_or(0))
-                        .cloned()
-                        .collect();
-                    self.emit(
-                        pointer,
-                        path,
-                        format!("fewer than {n} items"),
-                        Some(Value::Array(fewer)),
-                    );
-                }
-                if let (Some(n), Some(first)) =
-                    (array.max_items.filter(|n| *n < 10_000), items.first())
-                {
-                    let more = vec![first.clone(); usize::try_from(n + 1).unwrap_or(usize::MAX)];
-                    self.emit(
-                        pointer,
-                        path,
-                        format!("more than {n} items"),
-                        Some(Value::Array(more)),
-                    );
-                }
-                if array.unique_items && !items.is_empty() {
-                    let mut repeated = items.clone();
-                    repeated.push(items[0].clone());
-                    self.emit(
-                        pointer,
-                        path,
-                        "a repeated item",
-                        Some(Value::Array(repeated)),
-                    );
-                }
-                for (index, item) in items.iter().enumerate() {
-                    pointer.push(Step::Index(index));
-                    self.node(item, &array.items, pointer, &format!("{path}[{index}]"));
-                    pointer.pop();
-                }
-            }
+            Schema::String(string) => self.string(string, pointer, path),
+            Schema::Array(array) => self.array(value, array, pointer, path),
             Schema::Map(values) => {
                 self.emit(pointer, path, "text for a map", Some(Value::from("x")));
                 if let Some(map) = value.as_object() {
@@ -289,56 +192,165 @@ impl Breaker<'_> {
                     self.node(value, inner, pointer, path);
                 }
             }
-            Schema::Ref(id) => {
-                let def = self.registry.get(*id);
-                match &def.kind {
-                    TypeKind::Object(object) => {
-                        self.emit(pointer, path, "text for an object", Some(Value::from("x")));
-                        let map = value.as_object().cloned().unwrap_or_else(Map::new);
-                        for field in &object.fields {
-                            let field_path = child_path(path, &field.name);
-                            pointer.push(Step::Key(field.name.clone()));
-                            if field.required {
-                                self.emit(pointer, &field_path, "a missing property", None);
-                            }
-                            if let Some(item) = map.get(&field.name) {
-                                self.node(item, &field.schema, pointer, &field_path);
-                            }
-                            pointer.pop();
-                        }
-                        if object.strict {
-                            let key = "__unknown_property";
-                            pointer.push(Step::Key(key.to_owned()));
-                            self.emit(
-                                pointer,
-                                &child_path(path, key),
-                                "an unknown property",
-                                Some(Value::Bool(true)),
-                            );
-                            pointer.pop();
-                        }
+            Schema::Ref(id) => self.reference(value, *id, pointer, path),
+        }
+    }
+
+    /// An integer: text, a fraction, beyond its type's range, its bounds.
+    fn integer(&mut self, int: &IntegerSchema, pointer: &[Step], path: &str) {
+        self.emit(pointer, path, "text for an integer", Some(Value::from("1")));
+        self.emit(
+            pointer,
+            path,
+            "a fraction for an integer",
+            Some(Value::from(0.5)),
+        );
+        let (min, max) = int.format.range();
+        if let Ok(above) = u64::try_from(max + 1) {
+            self.emit(
+                pointer,
+                path,
+                "above the type's range",
+                Some(Value::from(above)),
+            );
+        }
+        if let Ok(below) = i64::try_from(min - 1) {
+            self.emit(
+                pointer,
+                path,
+                "below the type's range",
+                Some(Value::from(below)),
+            );
+        }
+        self.bounds(&int.bounds, true, pointer, path);
+    }
+
+    /// A string: a number, its lengths, its format and its pattern.
+    fn string(&mut self, string: &StringSchema, pointer: &[Step], path: &str) {
+        self.emit(
+            pointer,
+            path,
+            "a number for a string",
+            Some(Value::from(12345)),
+        );
+        if let Some(n) = string.min_length.filter(|n| *n > 0) {
+            let short: String = "a".repeat(usize::try_from(n - 1).unwrap_or(0));
+            self.emit(
+                pointer,
+                path,
+                format!("shorter than {n}"),
+                Some(Value::from(short)),
+            );
+        }
+        if let Some(n) = string.max_length.filter(|n| *n < 100_000) {
+            let long: String = "a".repeat(usize::try_from(n + 1).unwrap_or(usize::MAX));
+            self.emit(
+                pointer,
+                path,
+                format!("longer than {n}"),
+                Some(Value::from(long)),
+            );
+        }
+        if let Some(bad) = string.format.and_then(off_format) {
+            self.emit(pointer, path, "off format", Some(Value::from(bad)));
+        }
+        if let Some(bad) = string.pattern.as_deref().and_then(off_pattern) {
+            self.emit(pointer, path, "off pattern", Some(Value::from(bad)));
+        }
+    }
+
+    /// An array: text, its item counts, a repeated item, then each item.
+    fn array(&mut self, value: &Value, array: &ArraySchema, pointer: &mut Vec<Step>, path: &str) {
+        self.emit(pointer, path, "text for an array", Some(Value::from("x")));
+        let items = value.as_array().cloned().unwrap_or_default();
+        if let Some(n) = array.min_items.filter(|n| *n > 0) {
+            let fewer: Vec<Value> = items
+                .iter()
+                .take(usize::try_from(n - 1).unwrap_or(0))
+                .cloned()
+                .collect();
+            self.emit(
+                pointer,
+                path,
+                format!("fewer than {n} items"),
+                Some(Value::Array(fewer)),
+            );
+        }
+        if let (Some(n), Some(first)) = (array.max_items.filter(|n| *n < 10_000), items.first()) {
+            let more = vec![first.clone(); usize::try_from(n + 1).unwrap_or(usize::MAX)];
+            self.emit(
+                pointer,
+                path,
+                format!("more than {n} items"),
+                Some(Value::Array(more)),
+            );
+        }
+        if array.unique_items && !items.is_empty() {
+            let mut repeated = items.clone();
+            repeated.push(items[0].clone());
+            self.emit(
+                pointer,
+                path,
+                "a repeated item",
+                Some(Value::Array(repeated)),
+            );
+        }
+        for (index, item) in items.iter().enumerate() {
+            pointer.push(Step::Index(index));
+            self.node(item, &array.items, pointer, &format!("{path}[{index}]"));
+            pointer.pop();
+        }
+    }
+
+    /// A named type: an object's properties, an enum's values, a union.
+    fn reference(&mut self, value: &Value, id: DefId, pointer: &mut Vec<Step>, path: &str) {
+        let def = self.registry.get(id);
+        match &def.kind {
+            TypeKind::Object(object) => {
+                self.emit(pointer, path, "text for an object", Some(Value::from("x")));
+                let map = value.as_object().cloned().unwrap_or_else(Map::new);
+                for field in &object.fields {
+                    let field_path = child_path(path, &field.name);
+                    pointer.push(Step::Key(field.name.clone()));
+                    if field.required {
+                        self.emit(pointer, &field_path, "a missing property", None);
                     }
-                    TypeKind::StringEnum(_) => {
-                        self.emit(
-                            pointer,
-                            path,
-                            "an unknown enum value",
-                            Some(Value::from("not-a-variant")),
-                        );
+                    if let Some(item) = map.get(&field.name) {
+                        self.node(item, &field.schema, pointer, &field_path);
                     }
-                    // A tagged union never takes a bare number; an untagged
-                    // one might, so it is left alone.
-                    TypeKind::Union(union) if union.repr != crate::schema::UnionRepr::Untagged => {
-                        self.emit(
-                            pointer,
-                            path,
-                            "a number for a tagged union",
-                            Some(Value::from(12345)),
-                        );
-                    }
-                    TypeKind::Union(_) => {}
+                    pointer.pop();
+                }
+                if object.strict {
+                    let key = "__unknown_property";
+                    pointer.push(Step::Key(key.to_owned()));
+                    self.emit(
+                        pointer,
+                        &child_path(path, key),
+                        "an unknown property",
+                        Some(Value::Bool(true)),
+                    );
+                    pointer.pop();
                 }
             }
+            TypeKind::StringEnum(_) => {
+                self.emit(
+                    pointer,
+                    path,
+                    "an unknown enum value",
+                    Some(Value::from("not-a-variant")),
+                );
+            }
+            // A tagged union never takes a bare number; an untagged
+            // one might, so it is left alone.
+            TypeKind::Union(union) if union.repr != crate::schema::UnionRepr::Untagged => {
+                self.emit(
+                    pointer,
+                    path,
+                    "a number for a tagged union",
+                    Some(Value::from(12345)),
+                );
+            }
+            TypeKind::Union(_) => {}
         }
     }
 

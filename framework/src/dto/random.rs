@@ -37,7 +37,8 @@ use serde_json::{Map, Value};
 use super::{Dto, Validate, check::canonical};
 use crate::schema::{
     ArraySchema, Bounds, F32_RANGE, FieldDef, Format, IntegerSchema, NumberFormat, NumberSchema,
-    Registry, Schema, StringSchema, TypeKind, UnionRepr, VariantKind, integer_period, schema_of,
+    Registry, Schema, StringSchema, TypeKind, UnionDef, UnionRepr, VariantKind, integer_period,
+    schema_of,
 };
 
 /// How deep random values nest before recursion is cut short (empty arrays,
@@ -188,20 +189,7 @@ impl<R: Rng + ?Sized> Generator<'_, R> {
             Schema::Number(number) => self.number(number),
             Schema::String(string) => Value::from(self.string(string)),
             Schema::Array(array) => self.array(array, depth),
-            Schema::Map(values) => {
-                let count = if depth >= MAX_DEPTH {
-                    0
-                } else {
-                    self.rng.random_range(0..3)
-                };
-                let mut map = Map::new();
-                while map.len() < count {
-                    let key = self.word(1, 8);
-                    let value = self.value(values, depth + 1);
-                    map.insert(key, value);
-                }
-                Value::Object(map)
-            }
+            Schema::Map(values) => self.map(values, depth),
             Schema::Nullable(inner) => {
                 if depth >= MAX_DEPTH || self.rng.random_bool(0.2) {
                     Value::Null
@@ -220,58 +208,76 @@ impl<R: Rng + ?Sized> Generator<'_, R> {
                             Value::Null
                         }
                     },
-                    TypeKind::Union(union) => {
-                        let candidates: Vec<_> = if depth >= MAX_DEPTH {
-                            let shallow: Vec<_> = union
-                                .variants
-                                .iter()
-                                .filter(|v| v.kind == VariantKind::Unit)
-                                .collect();
-                            if shallow.is_empty() {
-                                union.variants.iter().collect()
-                            } else {
-                                shallow
-                            }
-                        } else {
-                            union.variants.iter().collect()
-                        };
-                        let Some(variant) = candidates.choose(self.rng) else {
-                            self.inexact();
-                            return Value::Null;
-                        };
-                        let content = match &variant.kind {
-                            VariantKind::Unit => None,
-                            VariantKind::Newtype(schema) => Some(self.value(schema, depth + 1)),
-                            VariantKind::Struct(object) => {
-                                Some(Value::Object(self.fields(&object.fields, depth)))
-                            }
-                        };
-                        let name = Value::from(variant.name.as_str());
-                        match (&union.repr, content) {
-                            (UnionRepr::External, None) => name,
-                            (UnionRepr::External, Some(content)) => {
-                                Value::Object(Map::from_iter([(variant.name.clone(), content)]))
-                            }
-                            (UnionRepr::Internal { tag }, content) => {
-                                let mut map = match content {
-                                    Some(Value::Object(map)) => map,
-                                    _ => Map::new(),
-                                };
-                                map.insert(tag.clone(), name);
-                                Value::Object(map)
-                            }
-                            (UnionRepr::Adjacent { tag, content: key }, content) => {
-                                let mut map = Map::from_iter([(tag.clone(), name)]);
-                                if let Some(content) = content {
-                                    map.insert(key.clone(), content);
-                                }
-                                Value::Object(map)
-                            }
-                            (UnionRepr::Untagged, content) => content.unwrap_or(Value::Null),
-                        }
-                    }
+                    TypeKind::Union(union) => self.union(union, depth),
                 }
             }
+        }
+    }
+
+    /// A map of up to two entries (none at the depth limit).
+    fn map(&mut self, values: &Schema, depth: usize) -> Value {
+        let count = if depth >= MAX_DEPTH {
+            0
+        } else {
+            self.rng.random_range(0..3)
+        };
+        let mut map = Map::new();
+        while map.len() < count {
+            let key = self.word(1, 8);
+            let value = self.value(values, depth + 1);
+            map.insert(key, value);
+        }
+        Value::Object(map)
+    }
+
+    /// A union: a variant (a unit one at the depth limit, if there is one)
+    /// in the union's representation.
+    fn union(&mut self, union: &UnionDef, depth: usize) -> Value {
+        let candidates: Vec<_> = if depth >= MAX_DEPTH {
+            let shallow: Vec<_> = union
+                .variants
+                .iter()
+                .filter(|v| v.kind == VariantKind::Unit)
+                .collect();
+            if shallow.is_empty() {
+                union.variants.iter().collect()
+            } else {
+                shallow
+            }
+        } else {
+            union.variants.iter().collect()
+        };
+        let Some(variant) = candidates.choose(self.rng) else {
+            self.inexact();
+            return Value::Null;
+        };
+        let content = match &variant.kind {
+            VariantKind::Unit => None,
+            VariantKind::Newtype(schema) => Some(self.value(schema, depth + 1)),
+            VariantKind::Struct(object) => Some(Value::Object(self.fields(&object.fields, depth))),
+        };
+        let name = Value::from(variant.name.as_str());
+        match (&union.repr, content) {
+            (UnionRepr::External, None) => name,
+            (UnionRepr::External, Some(content)) => {
+                Value::Object(Map::from_iter([(variant.name.clone(), content)]))
+            }
+            (UnionRepr::Internal { tag }, content) => {
+                let mut map = match content {
+                    Some(Value::Object(map)) => map,
+                    _ => Map::new(),
+                };
+                map.insert(tag.clone(), name);
+                Value::Object(map)
+            }
+            (UnionRepr::Adjacent { tag, content: key }, content) => {
+                let mut map = Map::from_iter([(tag.clone(), name)]);
+                if let Some(content) = content {
+                    map.insert(key.clone(), content);
+                }
+                Value::Object(map)
+            }
+            (UnionRepr::Untagged, content) => content.unwrap_or(Value::Null),
         }
     }
 

@@ -9,7 +9,8 @@ use utoipa::openapi::{
     extensions::{Extensions, ExtensionsBuilder},
     header::HeaderBuilder,
     path::{
-        HttpMethod as OaMethod, OperationBuilder, ParameterBuilder, ParameterIn, ParameterStyle,
+        HttpMethod as OaMethod, OperationBuilder, Parameter, ParameterBuilder, ParameterIn,
+        ParameterStyle,
     },
     request_body::RequestBodyBuilder,
     schema::{
@@ -27,14 +28,14 @@ use crate::{
     describe::{
         ContentKind, HttpMethod, RouteMeta,
         manifest::{
-            ApiManifest, ContentManifest, ManifestError, NamePrefix, PROBLEM_TYPE,
+            ApiManifest, BodyManifest, ContentManifest, ManifestError, NamePrefix, PROBLEM_TYPE,
             ResponseManifest, RouteManifest, SecurityKindManifest, SecuritySchemeManifest,
             Unanswered, WebSocketManifest,
         },
     },
     error::{AnswersErrors, PROBLEM_JSON},
     route::Controller,
-    schema::{DefId, Schema, TypeKind},
+    schema::{DefId, FieldDef, Schema, TypeKind},
 };
 
 /// An app's OpenAPI 3.1 document, built from its routes' metadata.
@@ -234,110 +235,14 @@ impl OpenApiDocument {
             .tag(route.controller.clone())
             .summary(text(&route.summary))
             .description(text(&route.description));
-        for param in &route.path_params {
-            operation = operation.parameter(
-                ParameterBuilder::new()
-                    .name(param.name.clone())
-                    .parameter_in(ParameterIn::Path)
-                    .required(Required::True)
-                    .schema(Some(converter.schema(&param.schema))),
-            );
-        }
-        let fields = [
-            (ParameterIn::Query, &route.query),
-            (ParameterIn::Header, &route.headers),
-            (ParameterIn::Cookie, &route.cookies),
-        ];
-        for (location, schema) in fields {
-            if let Some(Schema::Ref(id)) = schema
-                && let TypeKind::Object(object) = &converter.registry.get(*id).kind
-            {
-                for field in &object.fields {
-                    let structured = matches!(
-                        unwrap_nullable(&field.schema),
-                        Schema::Ref(_) | Schema::Array(_) | Schema::Map(_)
-                    );
-                    let style = if location == ParameterIn::Query {
-                        query_style(&field.schema, converter)
-                    } else {
-                        None
-                    };
-                    operation = operation.parameter(
-                        ParameterBuilder::new()
-                            .name(field.name.clone())
-                            .parameter_in(location.clone())
-                            .required(if field.required {
-                                Required::True
-                            } else {
-                                Required::False
-                            })
-                            .description(
-                                (!field.description.is_empty()).then(|| field.description.clone()),
-                            )
-                            .style(style)
-                            .explode(structured.then_some(true))
-                            .schema(Some(converter.schema(&field.schema))),
-                    );
-                }
-            }
-        }
-        for header in &route.header_params {
-            operation = operation.parameter(
-                ParameterBuilder::new()
-                    .name(header.name.clone())
-                    .parameter_in(ParameterIn::Header)
-                    .required(Required::False)
-                    .description(Some(header.description.clone()))
-                    .schema(Some(ObjectBuilder::new().schema_type(Type::String))),
-            );
+        let parameters = parameters(route, converter);
+        if !parameters.is_empty() {
+            operation = operation.parameters(Some(parameters));
         }
         if let Some(body) = &route.body {
-            let mut content = ContentBuilder::new().schema(Some(content_schema(
-                body.kind,
-                body.schema.as_ref(),
-                converter,
-            )));
-            if body.kind == ContentKind::Multipart {
-                for (field, accept) in accepted_types(body.schema.as_ref(), converter) {
-                    content = content.encoding(
-                        field,
-                        EncodingBuilder::new().content_type(Some(accept.join(", "))),
-                    );
-                }
-            }
-            operation = operation.request_body(Some(
-                RequestBodyBuilder::new()
-                    .required(Some(Required::True))
-                    .content(body.media_type.clone(), content.build())
-                    .build(),
-            ));
+            operation = operation.request_body(Some(request_body(body, converter)));
         }
-        // An answer and an error with one status (a page's `400` re-render
-        // and the framework's `400` problem) are one response with both
-        // media types.
-        let mut responses: BTreeMap<u16, utoipa::openapi::Response> = route
-            .responses
-            .iter()
-            .map(|answer| (answer.status, response(answer, converter)))
-            .collect();
-        for error in &route.errors {
-            let problem = match error_body {
-                Some(body) => response(
-                    &ResponseManifest::new(error.status)
-                        .described(error.description.clone())
-                        .with_content(body.clone()),
-                    converter,
-                ),
-                None => problem_response(&error.description),
-            };
-            match responses.get_mut(&error.status) {
-                Some(answer) => answer.content.extend(problem.content),
-                None => {
-                    responses.insert(error.status, problem);
-                }
-            }
-        }
-        for (status, answer) in responses {
+        for (status, answer) in responses(route, converter, error_body) {
             operation = operation.response(status.to_string(), answer);
         }
         let required: Vec<&String> = self.security.iter().chain(&route.security).collect();
@@ -352,6 +257,140 @@ impl OpenApiDocument {
         }
         operation.build()
     }
+}
+
+/// A route's parameters: its path's, its query's, headers' and cookies'
+/// fields, and the headers it documents apart (`Last-Event-ID`).
+fn parameters(route: &RouteManifest, converter: &Converter<'_>) -> Vec<Parameter> {
+    let mut parameters: Vec<Parameter> = route
+        .path_params
+        .iter()
+        .map(|param| {
+            ParameterBuilder::new()
+                .name(param.name.clone())
+                .parameter_in(ParameterIn::Path)
+                .required(Required::True)
+                .schema(Some(converter.schema(&param.schema)))
+                .build()
+        })
+        .collect();
+    let fields = [
+        (ParameterIn::Query, &route.query),
+        (ParameterIn::Header, &route.headers),
+        (ParameterIn::Cookie, &route.cookies),
+    ];
+    for (location, schema) in fields {
+        if let Some(Schema::Ref(id)) = schema
+            && let TypeKind::Object(object) = &converter.registry.get(*id).kind
+        {
+            parameters.extend(
+                object
+                    .fields
+                    .iter()
+                    .map(|field| field_parameter(&location, field, converter)),
+            );
+        }
+    }
+    parameters.extend(route.header_params.iter().map(|header| {
+        ParameterBuilder::new()
+            .name(header.name.clone())
+            .parameter_in(ParameterIn::Header)
+            .required(Required::False)
+            .description(Some(header.description.clone()))
+            .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+            .build()
+    }));
+    parameters
+}
+
+/// One field of a query, headers or cookies type as a parameter; a
+/// structured query field is a `deepObject` (or a `form` array), exploded.
+fn field_parameter(
+    location: &ParameterIn,
+    field: &FieldDef,
+    converter: &Converter<'_>,
+) -> Parameter {
+    let structured = matches!(
+        unwrap_nullable(&field.schema),
+        Schema::Ref(_) | Schema::Array(_) | Schema::Map(_)
+    );
+    let style = if *location == ParameterIn::Query {
+        query_style(&field.schema, converter)
+    } else {
+        None
+    };
+    ParameterBuilder::new()
+        .name(field.name.clone())
+        .parameter_in(location.clone())
+        .required(if field.required {
+            Required::True
+        } else {
+            Required::False
+        })
+        .description((!field.description.is_empty()).then(|| field.description.clone()))
+        .style(style)
+        .explode(structured.then_some(true))
+        .schema(Some(converter.schema(&field.schema)))
+        .build()
+}
+
+/// A route's body: its media type and schema, and a multipart form's
+/// accepted file types as encodings.
+fn request_body(
+    body: &BodyManifest,
+    converter: &Converter<'_>,
+) -> utoipa::openapi::request_body::RequestBody {
+    let mut content = ContentBuilder::new().schema(Some(content_schema(
+        body.kind,
+        body.schema.as_ref(),
+        converter,
+    )));
+    if body.kind == ContentKind::Multipart {
+        for (field, accept) in accepted_types(body.schema.as_ref(), converter) {
+            content = content.encoding(
+                field,
+                EncodingBuilder::new().content_type(Some(accept.join(", "))),
+            );
+        }
+    }
+    RequestBodyBuilder::new()
+        .required(Some(Required::True))
+        .content(body.media_type.clone(), content.build())
+        .build()
+}
+
+/// A route's responses by status: its answers, and its errors in the
+/// problem document or the app's own error body. An answer and an error
+/// with one status (a page's `400` re-render and the framework's `400`
+/// problem) are one response with both media types.
+fn responses(
+    route: &RouteManifest,
+    converter: &Converter<'_>,
+    error_body: Option<&ContentManifest>,
+) -> BTreeMap<u16, utoipa::openapi::Response> {
+    let mut responses: BTreeMap<u16, utoipa::openapi::Response> = route
+        .responses
+        .iter()
+        .map(|answer| (answer.status, response(answer, converter)))
+        .collect();
+    for error in &route.errors {
+        let problem = match error_body {
+            Some(body) => response(
+                &ResponseManifest::new(error.status)
+                    .described(error.description.clone())
+                    .with_content(body.clone()),
+                converter,
+            ),
+            None => problem_response(&error.description),
+        };
+        match responses.get_mut(&error.status) {
+            Some(answer) => answer.content.extend(problem.content),
+            None => {
+                responses.insert(error.status, problem);
+            }
+        }
+    }
+    responses
 }
 
 /// The alternatives of an operation's `security`: every `required` scheme

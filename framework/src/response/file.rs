@@ -3,17 +3,18 @@
 use bytes::Bytes;
 use http::{HeaderValue, StatusCode, header};
 
-use super::{IntoResponse, html_headers::insert_nosniff, text::with_media_type};
+use super::{
+    IntoResponse,
+    file_naming::{FileNaming, OCTETS, file_naming_methods},
+    html_headers::insert_nosniff,
+    text::with_media_type,
+};
 use crate::{
     body::Body,
     body::Response,
     describe::{ContentKind, ContentManifest, HeaderManifest, ResponseManifest},
-    error::ApiError,
     schema::Registry,
 };
-
-/// The media type of bytes that say nothing of themselves.
-const OCTETS: &str = "application/octet-stream";
 
 fn describe_bytes(status: u16) -> ResponseManifest {
     ResponseManifest::new(status).with_content(ContentManifest::new(
@@ -52,8 +53,7 @@ impl IntoResponse for Bytes {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Download {
     bytes: Bytes,
-    media_type: String,
-    disposition: Option<(&'static str, String)>,
+    naming: FileNaming,
 }
 
 impl Download {
@@ -61,57 +61,11 @@ impl Download {
     pub fn new(bytes: impl Into<Bytes>) -> Self {
         Download {
             bytes: bytes.into(),
-            media_type: OCTETS.to_owned(),
-            disposition: None,
+            naming: FileNaming::default(),
         }
     }
 
-    /// The media type, e.g. `image/png`.
-    #[must_use]
-    pub fn media_type(mut self, media_type: impl Into<String>) -> Self {
-        self.media_type = media_type.into();
-        self
-    }
-
-    /// To be saved as `filename`.
-    #[must_use]
-    pub fn attachment(mut self, filename: impl Into<String>) -> Self {
-        self.disposition = Some(("attachment", filename.into()));
-        self
-    }
-
-    /// To be shown, named `filename`.
-    #[must_use]
-    pub fn inline(mut self, filename: impl Into<String>) -> Self {
-        self.disposition = Some(("inline", filename.into()));
-        self
-    }
-}
-
-/// `attachment; filename="a.txt"`, with RFC 6266's `filename*` for a name
-/// that is not plain ASCII.
-pub(super) fn content_disposition(kind: &str, filename: &str) -> Option<HeaderValue> {
-    let plain = filename
-        .chars()
-        .all(|c| c.is_ascii_graphic() && c != '"' && c != '\\' || c == ' ');
-    let value = if plain {
-        format!("{kind}; filename=\"{filename}\"")
-    } else {
-        let fallback: String = filename
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '.' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        let encoded =
-            percent_encoding::utf8_percent_encode(filename, percent_encoding::NON_ALPHANUMERIC);
-        format!("{kind}; filename=\"{fallback}\"; filename*=UTF-8''{encoded}")
-    };
-    HeaderValue::try_from(value).ok()
+    file_naming_methods!();
 }
 
 impl IntoResponse for Download {
@@ -124,41 +78,17 @@ impl IntoResponse for Download {
     }
 
     fn into_response(self, status: StatusCode) -> Response {
-        let Ok(media_type) = HeaderValue::try_from(self.media_type.as_str()) else {
-            return ApiError::internal(format_args!("{:?} is not a media type", self.media_type))
-                .into_response();
+        let (media_type, disposition) = match self.naming.header_values() {
+            Ok(values) => values,
+            Err(err) => return err.into_response(),
         };
         let mut response = with_media_type(Body::from(self.bytes), status, media_type);
         insert_nosniff(response.headers_mut());
-        if let Some((kind, filename)) = &self.disposition {
-            match content_disposition(kind, filename) {
-                Some(value) => {
-                    response
-                        .headers_mut()
-                        .insert(header::CONTENT_DISPOSITION, value);
-                }
-                None => {
-                    return ApiError::internal("a file name cannot be a header").into_response();
-                }
-            }
+        if let Some(disposition) = disposition {
+            response
+                .headers_mut()
+                .insert(header::CONTENT_DISPOSITION, disposition);
         }
         response
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::content_disposition;
-
-    #[test]
-    fn encodes_names_that_are_not_ascii() {
-        assert_eq!(
-            content_disposition("attachment", "résumé 1.pdf").unwrap(),
-            "attachment; filename=\"r_sum__1.pdf\"; filename*=UTF-8''r%C3%A9sum%C3%A9%201%2Epdf"
-        );
-        assert_eq!(
-            content_disposition("inline", "a\"b.txt").unwrap(),
-            "inline; filename=\"a_b.txt\"; filename*=UTF-8''a%22b%2Etxt"
-        );
     }
 }

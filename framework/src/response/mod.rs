@@ -8,6 +8,7 @@
 
 mod cookie;
 mod file;
+mod file_naming;
 #[cfg(feature = "askama")]
 mod html;
 pub(crate) mod html_headers;

@@ -16,7 +16,11 @@ use httpdate::HttpDate;
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 use tokio_util::io::ReaderStream;
 
-use super::{IntoResponse, file::content_disposition, html_headers::insert_nosniff};
+use super::{
+    IntoResponse,
+    file_naming::{FileNaming, OCTETS, file_naming_methods},
+    html_headers::insert_nosniff,
+};
 use crate::{
     body::{Body, Response},
     describe::{ContentKind, ContentManifest, HeaderManifest, ResponseManifest},
@@ -24,9 +28,6 @@ use crate::{
     extractor::{FileRequest, Selection, Validators},
     schema::Registry,
 };
-
-/// The media type of bytes that say nothing of themselves.
-const OCTETS: &str = "application/octet-stream";
 
 /// How much of the file is read at a time.
 const CHUNK: usize = 64 * 1024;
@@ -71,8 +72,7 @@ pub struct StreamedFile {
     length: u64,
     etag: Option<HeaderValue>,
     last_modified: Option<HeaderValue>,
-    media_type: String,
-    disposition: Option<(&'static str, String)>,
+    naming: FileNaming,
 }
 
 #[derive(Debug)]
@@ -150,32 +150,11 @@ impl StreamedFile {
             etag: etag.and_then(|etag| HeaderValue::try_from(etag).ok()),
             last_modified: modified
                 .and_then(|modified| HeaderValue::try_from(modified.to_string()).ok()),
-            media_type: OCTETS.to_owned(),
-            disposition: None,
+            naming: FileNaming::default(),
         })
     }
 
-    /// The media type, e.g. `image/png` (`application/octet-stream` unless
-    /// set).
-    #[must_use]
-    pub fn media_type(mut self, media_type: impl Into<String>) -> Self {
-        self.media_type = media_type.into();
-        self
-    }
-
-    /// To be saved as `filename`.
-    #[must_use]
-    pub fn attachment(mut self, filename: impl Into<String>) -> Self {
-        self.disposition = Some(("attachment", filename.into()));
-        self
-    }
-
-    /// To be shown, named `filename`.
-    #[must_use]
-    pub fn inline(mut self, filename: impl Into<String>) -> Self {
-        self.disposition = Some(("inline", filename.into()));
-        self
-    }
+    file_naming_methods!();
 
     /// The file's length in bytes.
     pub fn len(&self) -> u64 {
@@ -186,6 +165,52 @@ impl StreamedFile {
     pub fn is_empty(&self) -> bool {
         self.length == 0
     }
+}
+
+/// `416` for a range that starts beyond the file's `length` bytes, with
+/// the `Content-Range` that says the length.
+fn unsatisfiable(length: u64) -> Response {
+    let mut response = refusal::RANGE_NOT_SATISFIABLE
+        .error(format!("range: the file has {length} bytes"))
+        .with_header(
+            header::CONTENT_RANGE,
+            content_range(format!("bytes */{length}")),
+        )
+        .into_response();
+    response
+        .headers_mut()
+        .insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));
+    response
+}
+
+/// The bytes `range` of `file` (read from its start already), streamed:
+/// all of it with `status`, or a part (`206`) of a file of `of` bytes.
+fn bytes_response(
+    file: tokio::fs::File,
+    range: std::ops::RangeInclusive<u64>,
+    of: Option<u64>,
+    status: StatusCode,
+) -> Response {
+    let (start, end) = range.into_inner();
+    let count = end - start + 1;
+    let mut response = http::Response::new(Body::new(FileBody {
+        reader: ReaderStream::with_capacity(file.take(count), CHUNK),
+        remaining: count,
+    }));
+    response
+        .headers_mut()
+        .insert(header::CONTENT_LENGTH, HeaderValue::from(count));
+    match of {
+        Some(length) => {
+            *response.status_mut() = StatusCode::PARTIAL_CONTENT;
+            response.headers_mut().insert(
+                header::CONTENT_RANGE,
+                content_range(format!("bytes {start}-{end}/{length}")),
+            );
+        }
+        None => *response.status_mut() = status,
+    }
+    response
 }
 
 /// Adds the `ETag` and `Last-Modified` a file has.
@@ -248,18 +273,9 @@ impl IntoResponse for StreamedFile {
     }
 
     fn into_response(self, status: StatusCode) -> Response {
-        let Ok(media_type) = HeaderValue::try_from(self.media_type.as_str()) else {
-            return ApiError::internal(format_args!("{:?} is not a media type", self.media_type))
-                .into_response();
-        };
-        let disposition = match &self.disposition {
-            Some((kind, filename)) => match content_disposition(kind, filename) {
-                Some(value) => Some(value),
-                None => {
-                    return ApiError::internal("a file name cannot be a header").into_response();
-                }
-            },
-            None => None,
+        let (media_type, disposition) = match self.naming.header_values() {
+            Ok(values) => values,
+            Err(err) => return err.into_response(),
         };
         let StreamedFile {
             answer,
@@ -275,19 +291,7 @@ impl IntoResponse for StreamedFile {
                 validators(&mut response, etag, last_modified);
                 return response;
             }
-            Answer::Unsatisfiable => {
-                let mut response = refusal::RANGE_NOT_SATISFIABLE
-                    .error(format!("range: the file has {length} bytes"))
-                    .with_header(
-                        header::CONTENT_RANGE,
-                        content_range(format!("bytes */{length}")),
-                    )
-                    .into_response();
-                response
-                    .headers_mut()
-                    .insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));
-                return response;
-            }
+            Answer::Unsatisfiable => return unsatisfiable(length),
             Answer::Empty => {
                 let mut response = http::Response::new(Body::empty());
                 *response.status_mut() = status;
@@ -301,25 +305,7 @@ impl IntoResponse for StreamedFile {
                 start,
                 end,
                 partial,
-            } => {
-                let count = end - start + 1;
-                let mut response = http::Response::new(Body::new(FileBody {
-                    reader: ReaderStream::with_capacity(file.take(count), CHUNK),
-                    remaining: count,
-                }));
-                let headers = response.headers_mut();
-                headers.insert(header::CONTENT_LENGTH, HeaderValue::from(count));
-                if partial {
-                    *response.status_mut() = StatusCode::PARTIAL_CONTENT;
-                    response.headers_mut().insert(
-                        header::CONTENT_RANGE,
-                        content_range(format!("bytes {start}-{end}/{length}")),
-                    );
-                } else {
-                    *response.status_mut() = status;
-                }
-                response
-            }
+            } => bytes_response(file, start..=end, partial.then_some(length), status),
         };
         validators(&mut response, etag, last_modified);
         let headers = response.headers_mut();
