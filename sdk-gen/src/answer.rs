@@ -128,6 +128,16 @@ pub(crate) fn streams_bytes(answers: &[Answer<'_>]) -> bool {
         .any(|answer| answer.shape == Shape::Plain(Content::Bytes))
 }
 
+/// The success statuses, joined by `separator`: `200, 206, 304` in Rust,
+/// `200 | 206 | 304` in TypeScript.
+pub(crate) fn statuses(answers: &[Answer<'_>], separator: &str) -> String {
+    answers
+        .iter()
+        .map(|answer| answer.status.to_string())
+        .collect::<Vec<_>>()
+        .join(separator)
+}
+
 #[cfg(test)]
 mod tests {
     use framework::{ContentManifest, HeaderManifest};

@@ -12,7 +12,7 @@ use framework::{
 use super::{RustGen, doc_comment, holds_files, may_be_absent, pascal, snake, unique};
 use crate::{
     GenerateError,
-    answer::{Answer, Content, Shape, answers, is_plain_json, streams_bytes},
+    answer::{Answer, Content, Shape, answers, is_plain_json, statuses, streams_bytes},
 };
 
 /// What the `lib.rs` template writes for one route.
@@ -116,11 +116,7 @@ impl RustGen<'_, '_> {
             events: events.is_some() && route.websocket.is_none(),
             websocket: route.websocket.is_some(),
             streams: streams_bytes(&answers),
-            statuses: answers
-                .iter()
-                .map(|answer| answer.status.to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
+            statuses: statuses(&answers, ", "),
         })
     }
 

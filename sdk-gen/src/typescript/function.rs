@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 use super::{Doc, TypeScript, ident, indent, pretty, template_text};
 use crate::{
     GenerateError,
-    answer::{Answer, Content, Shape, answers, is_plain_json, streams_bytes},
+    answer::{Answer, Content, Shape, answers, is_plain_json, statuses, streams_bytes},
     model::{Dir, refs, route_inputs, route_outputs},
 };
 
@@ -125,11 +125,7 @@ impl TypeScript<'_, '_> {
             name: function,
             messages,
             streams: streams_bytes(&answers),
-            statuses: answers
-                .iter()
-                .map(|answer| answer.status.to_string())
-                .collect::<Vec<_>>()
-                .join(" | "),
+            statuses: statuses(&answers, " | "),
         })
     }
 

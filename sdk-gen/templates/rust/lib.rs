@@ -825,23 +825,31 @@ pub struct Download {
     pub headers: reqwest::header::HeaderMap,
 }
 
+/// The header readers of a file answer with a `headers` field, written
+/// once for [`Download`] and [`FileStream`].
+macro_rules! file_headers {
+    () => {
+        /// A header's value, if it is text.
+        pub fn header(&self, name: &str) -> Option<&str> {
+            self.headers.get(name).and_then(|value| value.to_str().ok())
+        }
+
+        /// The file's version (`ETag`), to send back as `If-None-Match` or
+        /// `If-Range`.
+        pub fn etag(&self) -> Option<&str> {
+            self.header("etag")
+        }
+
+        /// Which bytes of the file these are (`Content-Range` of a `206`):
+        /// `bytes 0-1023/4096`.
+        pub fn content_range(&self) -> Option<&str> {
+            self.header("content-range")
+        }
+    };
+}
+
 impl Download {
-    /// A header's value, if it is text.
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.get(name).and_then(|value| value.to_str().ok())
-    }
-
-    /// The file's version (`ETag`), to send back as `If-None-Match` or
-    /// `If-Range`.
-    pub fn etag(&self) -> Option<&str> {
-        self.header("etag")
-    }
-
-    /// Which bytes of the file these are (`Content-Range` of a `206`):
-    /// `bytes 0-1023/4096`.
-    pub fn content_range(&self) -> Option<&str> {
-        self.header("content-range")
-    }
+    file_headers!();
 }
 
 /// A file answer read as it arrives: what a route's `..._stream` method
@@ -862,20 +870,7 @@ impl FileStream {
         Ok(self.response.chunk().await?)
     }
 
-    /// A header's value, if it is text.
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.get(name).and_then(|value| value.to_str().ok())
-    }
-
-    /// The file's version (`ETag`).
-    pub fn etag(&self) -> Option<&str> {
-        self.header("etag")
-    }
-
-    /// Which bytes of the file these are (`Content-Range` of a `206`).
-    pub fn content_range(&self) -> Option<&str> {
-        self.header("content-range")
-    }
+    file_headers!();
 }
 
 /// Sends a request whose success answers (`success`) are read as they

@@ -28,11 +28,25 @@ impl Kind {
     }
 }
 
-/// `Cargo.toml` of an app in its own workspace (`framework` by path).
-pub fn manifest(kind: Kind, framework_dir: &Path) -> String {
+/// `Cargo.toml` of an app in its own workspace (`framework` by path, with
+/// its default features or `default-features = false` and `features`).
+pub fn manifest(kind: Kind, framework_dir: &Path, features: Option<&str>) -> String {
+    let chosen = match features {
+        Some(features) => {
+            let list: Vec<String> = features
+                .split(',')
+                .map(|feature| format!("{:?}", feature.trim()))
+                .collect();
+            format!(
+                ", default-features = false, features = [{}]",
+                list.join(", ")
+            )
+        }
+        None => String::new(),
+    };
     let dependencies = match kind {
         Kind::Framework => format!(
-            "framework = {{ path = {:?} }}\ntokio = {{ version = \"1\", features = [\"rt-multi-thread\", \"macros\"] }}\nserde = {{ version = \"1\", features = [\"derive\"] }}\n",
+            "framework = {{ path = {:?}{chosen} }}\ntokio = {{ version = \"1\", features = [\"rt-multi-thread\", \"macros\"] }}\nserde = {{ version = \"1\", features = [\"derive\"] }}\n",
             framework_dir.display().to_string()
         ),
         Kind::Axum => "axum = \"0.8\"\ntokio = { version = \"1\", features = [\"rt-multi-thread\", \"macros\"] }\nserde = { version = \"1\", features = [\"derive\"] }\nvalidator = { version = \"0.21\", features = [\"derive\"] }\n".to_owned(),

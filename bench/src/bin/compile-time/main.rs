@@ -45,6 +45,10 @@ struct Args {
     /// Where the markdown goes.
     #[arg(long, default_value = "bench/results/compile-time.md")]
     out: PathBuf,
+    /// Build the framework app with `default-features = false` and these
+    /// features (comma-separated, e.g. `server`) instead of the defaults.
+    #[arg(long, value_name = "FEATURES")]
+    framework_features: Option<String>,
 }
 
 /// One build's cost.
@@ -65,6 +69,8 @@ enum Figure {
 #[derive(Debug, Default)]
 struct Table {
     routes: usize,
+    /// The framework's features, when not its defaults.
+    features: Option<String>,
     rows: Vec<(String, [Option<Figure>; 2])>,
     bbs: Option<Cost>,
 }
@@ -91,9 +97,11 @@ fn run(args: &Args) -> Result<String, String> {
         ..Table::default()
     };
     let kinds = [Kind::Framework, Kind::Axum];
+    let features = args.framework_features.as_deref();
     for kind in kinds {
-        write_app(&scratch.join(kind.name()), kind, args.routes, &workspace)?;
+        write_app(&scratch.join(kind.name()), kind, args, &workspace)?;
     }
+    table.features = features.map(str::to_owned);
     for kind in kinds {
         dev_builds(&scratch.join(kind.name()), kind, args, &mut table)?;
     }
@@ -219,8 +227,15 @@ impl Table {
 
     fn markdown(&self) -> String {
         let routes = self.routes;
+        let (flag, build) = match &self.features {
+            Some(features) => (
+                format!(" --framework-features {features}"),
+                format!("`default-features = false, features = [{features}]`"),
+            ),
+            None => (String::new(), "its default features".to_owned()),
+        };
         let mut out = format!(
-            "Measured with `cargo run -p bench --bin compile-time -- --routes {routes}`: the same {routes} routes (`PUT /itemsK/rN/:id`, a validated JSON body answered back) with the framework (controllers of 10, `#[dto]`; it also builds the OpenAPI document, which the axum app has not) and with axum 0.8 (`Router::route`, serde + validator), each in its own workspace with its own target directory. Wall time, then CPU time (user + system of every process the build ran); the ratio of wall times, then of CPU times.\n\n| | framework | axum | framework / axum |\n|---|---:|---:|---:|\n"
+            "Measured with `cargo run -p bench --bin compile-time -- --routes {routes}{flag}`, the framework with {build}: the same {routes} routes (`PUT /itemsK/rN/:id`, a validated JSON body answered back) with the framework (controllers of 10, `#[dto]`; it also builds the OpenAPI document, which the axum app has not) and with axum 0.8 (`Router::route`, serde + validator), each in its own workspace with its own target directory. Wall time, then CPU time (user + system of every process the build ran); the ratio of wall times, then of CPU times.\n\n| | framework | axum | framework / axum |\n|---|---:|---:|---:|\n"
         );
         for (what, [mine, theirs]) in &self.rows {
             let ratio = match (mine, theirs) {
@@ -271,16 +286,20 @@ fn save(args: &Args, table: &Table) -> Result<(), String> {
         .map_err(|err| format!("{}: {err}", args.out.display()))
 }
 
-fn write_app(dir: &Path, kind: Kind, routes: usize, workspace: &Path) -> Result<(), String> {
+fn write_app(dir: &Path, kind: Kind, args: &Args, workspace: &Path) -> Result<(), String> {
     std::fs::create_dir_all(dir.join("src")).map_err(|err| err.to_string())?;
     let write = |path: PathBuf, contents: String| {
         std::fs::write(&path, contents).map_err(|err| format!("{}: {err}", path.display()))
     };
     write(
         dir.join("Cargo.toml"),
-        apps::manifest(kind, &workspace.join("framework")),
+        apps::manifest(
+            kind,
+            &workspace.join("framework"),
+            args.framework_features.as_deref(),
+        ),
     )?;
-    write(dir.join("src/main.rs"), apps::main_rs(kind, routes))?;
+    write(dir.join("src/main.rs"), apps::main_rs(kind, args.routes))?;
     // The workspace's lock pins the same versions the bench peers use.
     std::fs::copy(workspace.join("Cargo.lock"), dir.join("Cargo.lock"))
         .map_err(|err| format!("copying Cargo.lock: {err}"))?;
