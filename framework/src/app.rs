@@ -74,6 +74,8 @@ struct Endpoint {
 ///     .build()
 ///     .expect("no route conflicts");
 /// ```
+///
+#[doc = include_str!("docs/security.md")]
 #[must_use]
 pub struct AppBuilder {
     endpoints: Vec<Endpoint>,

@@ -105,6 +105,7 @@
 //! feature: without `docs-page`, `/docs` is an ordinary `404` (while
 //! `/openapi.json` is still served); without `metrics`, there is no
 //! `AppBuilder::metrics` and no `/metrics`.
+#![doc = include_str!("docs/layout.md")]
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::expect_used))]

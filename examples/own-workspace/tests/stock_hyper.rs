@@ -1,7 +1,8 @@
-//! The README's promises hold for an app outside the framework's workspace,
-//! built with crates.io's hyper: malformed requests get their 400/431,
-//! pipelined requests are answered in order, and a WebSocket route (the
-//! `ws` feature) echoes valid notes and closes with 1007 on an invalid one.
+//! The framework's promises (`framework/src/docs/security.md`) hold for an
+//! app outside the framework's workspace, built with crates.io's hyper:
+//! malformed requests get their 400/431, pipelined requests are answered in
+//! order, and a WebSocket route (the `ws` feature) echoes valid notes and
+//! closes with 1007 on an invalid one.
 
 use std::time::Duration;
 

@@ -241,6 +241,8 @@ fn abridged(value: &serde_json::Value, depth: usize) -> serde_json::Value {
 /// (`trait OrApiError<T> { fn or_api(self) -> Result<T, ApiError>; }`
 /// implemented for `Result<T, sqlx::Error>`) does the same as `AppError`
 /// for handlers that return `Result<T, ApiError>`.
+///
+#[doc = include_str!("../docs/errors.md")]
 #[derive(Clone, Debug, thiserror::Error)]
 #[error("{status} {code}: {message}")]
 pub struct ApiError {

@@ -70,6 +70,8 @@ struct Check {
 /// assert_eq!(body["checks"], serde_json::json!([{ "name": "cache", "status": "failed" }]));
 /// # });
 /// ```
+///
+#[doc = include_str!("../docs/operations.md")]
 #[must_use]
 pub struct Health {
     checks: Vec<Check>,

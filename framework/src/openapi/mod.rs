@@ -1,5 +1,4 @@
-//! The OpenAPI 3.1 document of an app, built from the route metadata the
-//! macros produce and the DTOs' schemas: nothing is declared twice.
+#![doc = include_str!("../docs/openapi.md")]
 
 mod document;
 mod schema;

@@ -1,7 +1,8 @@
 //! Malformed HTTP/1.1 requests and the answer each must get: the checks
-//! behind the README's promise that a malformed request gets its `400` or
-//! `431` before the connection closes, shared by the framework's tests and
-//! an app built outside this workspace with crates.io's hyper.
+//! behind the promise (`docs/security.md`) that a malformed request gets
+//! its `400` or `431` before the connection closes, shared by the
+//! framework's tests and an app built outside this workspace with
+//! crates.io's hyper.
 
 use std::{net::SocketAddr, time::Duration};
 

@@ -68,8 +68,8 @@ fn typescript_client(url: &str) -> String {
         assert!(bin.join(tool).exists(), "{tool} is not installed. {hint}");
     }
     // `--default-non-nullable=false`: by default a property with a
-    // `default` is required, in request bodies too (README, "Other
-    // generators").
+    // `default` is required, in request bodies too ("Other generators" in
+    // framework/src/docs/openapi.md).
     run(
         Command::new(bin.join("openapi-typescript"))
             .arg(DOCUMENT)

@@ -1,5 +1,5 @@
 //! nginx as the load balancer, running the committed configuration
-//! (`examples/bbs/deploy/nginx.conf`, also what the README shows) with the
+//! (`examples/bbs/deploy/nginx.conf`, described in examples/bbs/README.md) with the
 //! tests' ports, under a main configuration of the test's own (prefix,
 //! pid, logs and temporary files in a temporary directory).
 

@@ -8,6 +8,8 @@
 //! `File` may stand is checked with the multipart reader's own reading of
 //! a form's schema (`multipart/layout.rs`, which names only `schema`), so
 //! the check and the reader cannot disagree.
+//!
+#![doc = include_str!("../../docs/sdks.md")]
 
 mod error;
 mod names;
