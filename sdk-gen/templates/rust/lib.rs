@@ -999,7 +999,9 @@ impl Reconnect {
 ///
 /// ```no_run
 /// # async fn run(client: &{{ crate_name }}::Client) {
-/// # fn open(_: &{{ crate_name }}::Client, _: Option<String>) -> std::future::Ready<Result<{{ crate_name }}::EventStream<u8>, {{ crate_name }}::Error>> { unimplemented!() }
+/// # fn open(_: &{{ crate_name }}::Client, last: Option<String>) -> std::future::Ready<Result<{{ crate_name }}::EventStream<u8>, {{ crate_name }}::Error>> {
+/// #     std::future::ready(Err({{ crate_name }}::Error::Encode(format!("resume after {last:?}"))))
+/// # }
 /// use futures_util::StreamExt;
 ///
 /// // `open` calls the route, e.g. `client.feed().follow(&query, last.as_deref())`.
@@ -1015,7 +1017,7 @@ impl Reconnect {
 pub fn reconnecting<'a, T, F, Fut>(
     open: F,
     options: Reconnect,
-) -> impl futures_util::Stream<Item = Result<ServerEvent<T>, Error>> + Send + 'a
+) -> std::pin::Pin<Box<dyn futures_util::Stream<Item = Result<ServerEvent<T>, Error>> + Send + 'a>>
 where
     T: Send + 'static,
     F: FnMut(Option<String>) -> Fut + Send + 'a,
@@ -1029,7 +1031,7 @@ where
         failures: 0,
         options,
     };
-    futures_util::stream::unfold(Some(state), |state| async move {
+    Box::pin(futures_util::stream::unfold(Some(state), |state| async move {
         let mut state = state?;
         loop {
             let Some(stream) = state.current.as_mut() else {
@@ -1059,7 +1061,7 @@ where
             }
             tokio::time::sleep(state.wait()).await;
         }
-    })
+    }))
 }
 
 /// Where [`reconnecting`] is.

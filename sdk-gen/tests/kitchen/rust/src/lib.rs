@@ -1666,7 +1666,9 @@ impl Reconnect {
 ///
 /// ```no_run
 /// # async fn run(client: &kitchen_sdk::Client) {
-/// # fn open(_: &kitchen_sdk::Client, _: Option<String>) -> std::future::Ready<Result<kitchen_sdk::EventStream<u8>, kitchen_sdk::Error>> { unimplemented!() }
+/// # fn open(_: &kitchen_sdk::Client, last: Option<String>) -> std::future::Ready<Result<kitchen_sdk::EventStream<u8>, kitchen_sdk::Error>> {
+/// #     std::future::ready(Err(kitchen_sdk::Error::Encode(format!("resume after {last:?}"))))
+/// # }
 /// use futures_util::StreamExt;
 ///
 /// // `open` calls the route, e.g. `client.feed().follow(&query, last.as_deref())`.
@@ -1682,7 +1684,7 @@ impl Reconnect {
 pub fn reconnecting<'a, T, F, Fut>(
     open: F,
     options: Reconnect,
-) -> impl futures_util::Stream<Item = Result<ServerEvent<T>, Error>> + Send + 'a
+) -> std::pin::Pin<Box<dyn futures_util::Stream<Item = Result<ServerEvent<T>, Error>> + Send + 'a>>
 where
     T: Send + 'static,
     F: FnMut(Option<String>) -> Fut + Send + 'a,
@@ -1696,37 +1698,40 @@ where
         failures: 0,
         options,
     };
-    futures_util::stream::unfold(Some(state), |state| async move {
-        let mut state = state?;
-        loop {
-            let Some(stream) = state.current.as_mut() else {
-                match (state.open)(state.last.clone()).await {
-                    Ok(stream) => state.current = Some(stream),
-                    Err(err) if state.failed(&err) => tokio::time::sleep(state.wait()).await,
-                    Err(err) => return Some((Err(err), None)),
-                }
-                continue;
-            };
-            match futures_util::StreamExt::next(stream).await {
-                Some(Ok(event)) => {
-                    state.failures = 0;
-                    state.last = Some(event.id.clone()).filter(|id| !id.is_empty());
-                    if let Some(retry) = event.retry {
-                        state.delay = std::time::Duration::from_millis(retry);
+    Box::pin(futures_util::stream::unfold(
+        Some(state),
+        |state| async move {
+            let mut state = state?;
+            loop {
+                let Some(stream) = state.current.as_mut() else {
+                    match (state.open)(state.last.clone()).await {
+                        Ok(stream) => state.current = Some(stream),
+                        Err(err) if state.failed(&err) => tokio::time::sleep(state.wait()).await,
+                        Err(err) => return Some((Err(err), None)),
                     }
-                    return Some((Ok(event), Some(state)));
-                }
-                Some(Err(err)) => {
-                    state.current = None;
-                    if !state.failed(&err) {
-                        return Some((Err(err), None));
+                    continue;
+                };
+                match futures_util::StreamExt::next(stream).await {
+                    Some(Ok(event)) => {
+                        state.failures = 0;
+                        state.last = Some(event.id.clone()).filter(|id| !id.is_empty());
+                        if let Some(retry) = event.retry {
+                            state.delay = std::time::Duration::from_millis(retry);
+                        }
+                        return Some((Ok(event), Some(state)));
                     }
+                    Some(Err(err)) => {
+                        state.current = None;
+                        if !state.failed(&err) {
+                            return Some((Err(err), None));
+                        }
+                    }
+                    None => state.current = None,
                 }
-                None => state.current = None,
+                tokio::time::sleep(state.wait()).await;
             }
-            tokio::time::sleep(state.wait()).await;
-        }
-    })
+        },
+    ))
 }
 
 /// Where [`reconnecting`] is.
