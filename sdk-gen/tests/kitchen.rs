@@ -66,7 +66,7 @@ async fn the_typescript_sdk_round_trips_every_shape() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(
-        report.contains("# pass 38") && report.contains("# fail 0"),
+        report.contains("# pass 39") && report.contains("# fail 0"),
         "{report}"
     );
 }
@@ -634,6 +634,15 @@ fn the_typescript_doc_examples_compile() {
 struct StringCorpus {
     formats: std::collections::BTreeMap<String, Verdicts>,
     patterns: std::collections::BTreeMap<String, PatternVerdicts>,
+    headers: HeaderCorpus,
+}
+
+/// Items of a header list: read as sent, or refused (or read otherwise) by
+/// the server and refused by both SDKs before sending.
+#[derive(serde::Deserialize)]
+struct HeaderCorpus {
+    sent: Vec<String>,
+    refused: Vec<String>,
 }
 
 #[derive(serde::Deserialize)]
@@ -656,6 +665,57 @@ fn string_corpus() -> StringCorpus {
 
 /// The verdicts of `verdicts` that the server does not give to `{field: s}`
 /// as the kitchen type `name`.
+/// The header items of `strings.json` (issue 23, item 7): those the server
+/// reads as sent go through the Rust SDK and come back unchanged; the
+/// others the SDK refuses before sending, and the server, sent them raw,
+/// refuses them or reads something else (HTTP itself cannot carry some).
+/// `test/e2e.test.ts` holds the TypeScript runtime to the same corpus.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn header_items_are_read_as_sent_or_refused_before_sending() {
+    use kitchen_sdk::{Client, Error, Tenant};
+
+    let corpus = string_corpus().headers;
+    let (addr, task) = served();
+    let client = Client::new(format!("http://{addr}"));
+    let raw = reqwest::Client::new();
+    let tenant = |label: &str| Tenant {
+        x_tenant_id: 7,
+        x_label: Some(vec![label.to_owned()]),
+    };
+    let mut wrong = Vec::new();
+    for label in &corpus.sent {
+        match client.kitchen().headers(&tenant(label)).await {
+            Ok(echo) if echo == tenant(label) => {}
+            other => wrong.push(format!("sent {label:?}: {other:?}")),
+        }
+    }
+    for label in &corpus.refused {
+        let sent = client.kitchen().headers(&tenant(label)).await;
+        if !matches!(sent, Err(Error::Encode(_))) {
+            wrong.push(format!("the SDK sent {label:?}: {sent:?}"));
+        }
+        let Ok(value) = reqwest::header::HeaderValue::from_bytes(label.as_bytes()) else {
+            continue;
+        };
+        let answer = raw
+            .get(format!("http://{addr}/kitchen/headers"))
+            .header("x-tenant-id", "7")
+            .header("x-label", value)
+            .send()
+            .await
+            .unwrap();
+        if answer.status() == 200 {
+            let echo: serde_json::Value =
+                serde_json::from_str(&answer.text().await.unwrap()).unwrap();
+            if echo["x-label"] == serde_json::json!([label]) {
+                wrong.push(format!("the server read {label:?} as sent"));
+            }
+        }
+    }
+    task.abort();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// The SDK's default features include `tls` (rustls): a client built as
 /// the docs show speaks TLS to an `https://` host. The host here is a
 /// socket that records the first byte it is sent: a TLS handshake record

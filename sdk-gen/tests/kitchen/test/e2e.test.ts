@@ -8,7 +8,7 @@
 // too. Run by
 // `cargo test -p sdk-gen --test kitchen`.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -143,6 +143,23 @@ test("typed headers are sent, repeated ones each", async () => {
     });
   }
   assert.equal(sent, false);
+});
+
+test("header items of the shared corpus are read as sent or refused before sending", async () => {
+  const path = process.env["KITCHEN_STRINGS"];
+  if (path === undefined) throw new Error("KITCHEN_STRINGS is not set: run `cargo test -p sdk-gen --test kitchen`");
+  const { headers } = JSON.parse(readFileSync(path, "utf8")) as { headers: { sent: string[]; refused: string[] } };
+  for (const label of headers.sent) {
+    const sent = { "x-tenant-id": 7, "x-label": [label] };
+    assert.deepEqual(await kitchen.headers(connection(), sent), sent, JSON.stringify(label));
+  }
+  for (const label of headers.refused) {
+    await assert.rejects(kitchen.headers(connection(), { "x-tenant-id": 7, "x-label": [label] }), (err: unknown) => {
+      assert.ok(err instanceof InputError, JSON.stringify(label));
+      assert.equal(err.code, "unencodable_header");
+      return true;
+    });
+  }
 });
 
 test("64-bit integers beyond 2^53 are refused, not rounded", async () => {
