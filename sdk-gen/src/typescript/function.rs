@@ -63,6 +63,27 @@ struct Params {
     aliases: Vec<String>,
 }
 
+/// What a WebSocket route and a route sending cookies do that a call does
+/// not, in a function's doc.
+fn transport_notes(route: &RouteManifest, doc: &mut Doc) {
+    if route.websocket.is_some() {
+        if !doc.is_empty() {
+            doc.blank();
+        }
+        doc.line("Opens a WebSocket: `send` a `ClientMessage`, iterate over each `ServerMessage`");
+        doc.line("(checked against its type), `close()` when done. The server closes it with");
+        doc.line("1007 for a message it refuses, 1009 for one over its size limit, 1001 when it");
+        doc.line("is idle or shuts down: the iteration then throws `SocketClosedError`.");
+    }
+    if route.cookies.is_some() {
+        if !doc.is_empty() {
+            doc.blank();
+        }
+        doc.line("`cookies` are sent in a `Cookie` header. A browser's `fetch` drops that");
+        doc.line("header (it is forbidden) and sends the browser's own cookies instead.");
+    }
+}
+
 /// A binding name for `raw` that does not hide the function (its body
 /// reads `name.METADATA`), `path` or `connection`.
 fn binding(function: &str, raw: &str) -> String {
@@ -250,29 +271,17 @@ impl TypeScript<'_, '_> {
                 doc.line(line);
             }
         }
-        if route.websocket.is_some() {
-            if !doc.is_empty() {
-                doc.blank();
-            }
-            doc.line(
-                "Opens a WebSocket: `send` a `ClientMessage`, iterate over each `ServerMessage`",
-            );
-            doc.line("(checked against its type), `close()` when done. The server closes it with");
-            doc.line(
-                "1007 for a message it refuses, 1009 for one over its size limit, 1001 when it",
-            );
-            doc.line("is idle or shuts down: the iteration then throws `SocketClosedError`.");
-        }
-        if route.cookies.is_some() {
-            if !doc.is_empty() {
-                doc.blank();
-            }
-            doc.line("`cookies` are sent in a `Cookie` header. A browser's `fetch` drops that");
-            doc.line("header (it is forbidden) and sends the browser's own cookies instead.");
-        }
+        transport_notes(route, &mut doc);
         if !doc.is_empty() {
             doc.blank();
         }
+        self.doc_tags(route, &mut doc)?;
+        Ok(doc)
+    }
+
+    /// The tags of a function's doc: its path parameters, credentials,
+    /// documented errors, controller and path.
+    fn doc_tags(&self, route: &RouteManifest, doc: &mut Doc) -> Result<(), GenerateError> {
         for param in &route.path_params {
             let label = type_label(&param.schema, &self.registry);
             let rest = if param.catch_all {
@@ -320,7 +329,7 @@ impl TypeScript<'_, '_> {
             &format!("{}.{}", route.controller, route.handler),
         );
         doc.tag("path", &format!("{} {}", route.method, route.path));
-        Ok(doc)
+        Ok(())
     }
 
     /// What the runtime reads: the keys every route has, and the others
@@ -370,19 +379,8 @@ impl TypeScript<'_, '_> {
         if let Some(cookies) = &route.cookies {
             keys.insert("cookies".into(), schema(cookies, 6));
         }
-        let schemes = self.model.schemes(route)?;
-        if !schemes.is_empty() {
-            let schemes = schemes
-                .into_iter()
-                .map(|(scheme, optional)| {
-                    let mut scheme = security_metadata(scheme);
-                    if optional {
-                        scheme["optional"] = Value::Bool(true);
-                    }
-                    scheme
-                })
-                .collect();
-            keys.insert("security".into(), Value::Array(schemes));
+        if let Some(security) = self.security_metadata(route)? {
+            keys.insert("security".into(), security);
         }
         if !plain {
             let answers = answers
@@ -392,18 +390,36 @@ impl TypeScript<'_, '_> {
             keys.insert("answers".into(), Value::Array(answers));
         }
         if let Some(websocket) = &route.websocket {
-            keys.insert(
-                "websocket".into(),
-                json!({
-                    "client": schema(&websocket.client, 7),
-                    "server": schema(&websocket.server, 8),
-                }),
-            );
+            let messages = json!({
+                "client": schema(&websocket.client, 7),
+                "server": schema(&websocket.server, 8),
+            });
+            keys.insert("websocket".into(), messages);
         }
         if let Some(body) = self.model.error_body() {
             keys.insert("error".into(), schema(body, 9));
         }
         Ok(metadata)
+    }
+
+    /// The schemes whose credentials a route sends, each marked when it is
+    /// optional; `None` when it sends none.
+    fn security_metadata(&self, route: &RouteManifest) -> Result<Option<Value>, GenerateError> {
+        let schemes = self.model.schemes(route)?;
+        if schemes.is_empty() {
+            return Ok(None);
+        }
+        let schemes = schemes
+            .into_iter()
+            .map(|(scheme, optional)| {
+                let mut scheme = security_metadata(scheme);
+                if optional {
+                    scheme["optional"] = Value::Bool(true);
+                }
+                scheme
+            })
+            .collect();
+        Ok(Some(Value::Array(schemes)))
     }
 
     fn imports(&self, route: &RouteManifest) -> Vec<String> {
