@@ -17,6 +17,7 @@ use crate::observe::{METRICS_ROUTE, Metrics};
 #[cfg(feature = "docs-page")]
 use crate::openapi::{DOCS_ASSET_ROUTE, DOCS_ROUTE, DocsPage};
 use crate::{
+    arguments::Arguments,
     body::{BoxError, Response},
     cross_origin::CrossOrigin,
     describe::{RouteMeta, StateMeta},
@@ -105,7 +106,7 @@ impl AppBuilder {
                 meta: route.meta(),
                 reads_body: route.meta().reads_body(),
                 checks_origin: false,
-                call: Box::new(move |cx| handler(Arc::clone(&state), cx)),
+                call: Box::new(move |cx| handler(Arc::clone(&state), Arguments::new(cx))),
                 builtin: false,
                 operation: String::new(),
             });

@@ -1,0 +1,219 @@
+//! Reading a handler's arguments and answering with what it returns: the
+//! request-time code every route shares, which the code `#[controller]`
+//! generates calls with the route's argument types, so that a route
+//! expands to its data and one short future, not to its own copy of this
+//! logic. Everything is generic over the argument and answer types: no
+//! dynamic dispatch and no allocation beyond what the extractors do.
+//!
+//! Path parameters and head extractors are read first, in argument order,
+//! with every validation problem collected ([`Refusals`]); the body last. A
+//! refusal that is not a validation problem (a guard's `401`, a `413`)
+//! ends the request: the arguments after it are not read.
+
+use std::future::Future;
+
+use serde::de::DeserializeOwned;
+
+use crate::{
+    body::Response,
+    describe::RouteMeta,
+    dto::Validate,
+    error::ApiError,
+    extractor::{FromRequest, FromRequestParts, path_param, path_param_refused},
+    refusals::Refusals,
+    request::RequestContext,
+    response::{IntoResponse, status},
+    schema::{Tag, ToSchema},
+};
+
+/// The arguments of one request to a route, as they are read. Used by the
+/// code `#[controller]` generates:
+///
+/// ```text
+/// let read = (param::<u32>(&mut x, 0, "id"), body::<TypedBody<Item>, _>(&mut x).await);
+/// answer(read, &mut x, &META, |(id, body)| this.update(id, body)).await
+/// ```
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Arguments {
+    cx: RequestContext,
+    refused: Refusals,
+    /// The refusal that ends the request, once there is one.
+    stop: Option<ApiError>,
+}
+
+impl Arguments {
+    /// Nothing read yet from the request `cx`.
+    pub(crate) fn new(cx: RequestContext) -> Self {
+        Arguments {
+            cx,
+            refused: Refusals::new(),
+            stop: None,
+        }
+    }
+
+    /// Keeps the value, or records why there is none.
+    fn keep<T>(&mut self, result: Result<T, ApiError>) -> Option<T> {
+        match self.refused.keep(result) {
+            Ok(value) => value,
+            Err(err) => {
+                self.stop = Some(err);
+                None
+            }
+        }
+    }
+
+    /// Whether a refusal ended the request: nothing more is read.
+    fn stopped(&self) -> bool {
+        self.stop.is_some()
+    }
+}
+
+// Free functions rather than methods, so that a bound a handler's argument
+// type does not meet is reported at the type as the handler writes it
+// (`param::<T>(..)`), not at a method call.
+
+/// The `index`-th path parameter, named `name`.
+#[doc(hidden)]
+pub fn param<T: DeserializeOwned + ToSchema + Validate + 'static>(
+    arguments: &mut Arguments,
+    index: usize,
+    name: &'static str,
+) -> Option<T> {
+    if arguments.stopped() {
+        return None;
+    }
+    let result = path_param::<T>(&arguments.cx, index, name);
+    arguments.keep(result)
+}
+
+/// The `index`-th path parameter, named `name`, which must pass `check`
+/// (its `#[tags]`, which `tags` describes for the refusal).
+#[doc(hidden)]
+pub fn checked_param<T: DeserializeOwned + ToSchema + Validate + 'static>(
+    arguments: &mut Arguments,
+    index: usize,
+    name: &'static str,
+    tags: &[Tag],
+    check: impl FnOnce(&T) -> bool,
+) -> Option<T> {
+    let value = param::<T>(arguments, index, name)?;
+    if check(&value) {
+        return Some(value);
+    }
+    arguments
+        .refused
+        .refuse(path_param_refused::<T>(&arguments.cx, index, name, tags));
+    None
+}
+
+/// An argument read from the request's head.
+#[doc(hidden)]
+pub async fn part<T: FromRequestParts>(arguments: &mut Arguments) -> Option<T> {
+    if arguments.stopped() {
+        return None;
+    }
+    let result = T::from_request_parts(&mut arguments.cx).await;
+    arguments.keep(result)
+}
+
+/// The last extractor argument (the body, or one read from the head).
+#[doc(hidden)]
+pub async fn body<T: FromRequest<M>, M>(arguments: &mut Arguments) -> Option<T> {
+    if arguments.stopped() {
+        return None;
+    }
+    let result = T::from_request(&mut arguments.cx).await;
+    arguments.keep(result)
+}
+
+/// Calls the handler with `args` (what was read of `arguments`, in the
+/// order read) when every one was read, and answers what it returns with
+/// the route's status; otherwise answers the refusal. A free function, so
+/// that the generated code reads the arguments in its first argument and
+/// lends them in its second; the request itself stays where it is until
+/// the route's future ends, as the handler's arguments do.
+#[doc(hidden)]
+pub async fn answer<A, F, R>(
+    args: A,
+    arguments: &mut Arguments,
+    meta: &'static RouteMeta,
+    call: impl FnOnce(A::Values) -> F,
+) -> Response
+where
+    A: Complete,
+    F: Future<Output = R>,
+    R: IntoResponse,
+{
+    if let Some(stop) = arguments.stop.take() {
+        return stop.into_response();
+    }
+    let Some(values) = args.complete() else {
+        return std::mem::take(&mut arguments.refused).into_response();
+    };
+    call(values).await.into_response(status(meta.status))
+}
+
+/// What was read of a handler's arguments: `Option<T>` for one argument,
+/// a tuple of them (nested for handlers of more than 12 arguments) for
+/// all. Complete when every one was read.
+#[doc(hidden)]
+pub trait Complete {
+    /// The arguments, when all were read.
+    type Values;
+
+    /// The arguments, if every one was read.
+    fn complete(self) -> Option<Self::Values>;
+}
+
+impl<T> Complete for Option<T> {
+    type Values = T;
+
+    fn complete(self) -> Option<T> {
+        self
+    }
+}
+
+macro_rules! complete_tuple {
+    ($($name:ident),*) => {
+        impl<$($name: Complete),*> Complete for ($($name,)*) {
+            type Values = ($($name::Values,)*);
+
+            #[allow(non_snake_case)]
+            fn complete(self) -> Option<Self::Values> {
+                let ($($name,)*) = self;
+                Some(($($name.complete()?,)*))
+            }
+        }
+    };
+}
+
+complete_tuple!();
+complete_tuple!(A);
+complete_tuple!(A, B);
+complete_tuple!(A, B, C);
+complete_tuple!(A, B, C, D);
+complete_tuple!(A, B, C, D, E);
+complete_tuple!(A, B, C, D, E, F);
+complete_tuple!(A, B, C, D, E, F, G);
+complete_tuple!(A, B, C, D, E, F, G, H);
+complete_tuple!(A, B, C, D, E, F, G, H, I);
+complete_tuple!(A, B, C, D, E, F, G, H, I, J);
+complete_tuple!(A, B, C, D, E, F, G, H, I, J, K);
+complete_tuple!(A, B, C, D, E, F, G, H, I, J, K, L);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn complete_when_every_argument_was_read() {
+        assert_eq!(().complete(), Some(()));
+        assert_eq!((Some(1),).complete(), Some((1,)));
+        assert_eq!((Some(1), Some("a")).complete(), Some((1, "a")));
+        assert_eq!((Some(1), None::<u8>).complete(), None);
+        let nested = ((Some(1), Some(2)), (Some(3),));
+        assert_eq!(nested.complete(), Some(((1, 2), (3,))));
+        assert_eq!(((Some(1), None::<u8>), (Some(3),)).complete(), None);
+    }
+}
