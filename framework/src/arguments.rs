@@ -12,6 +12,7 @@
 
 use std::future::Future;
 
+use futures_util::future::OptionFuture;
 use serde::de::DeserializeOwned;
 
 use crate::{
@@ -31,7 +32,7 @@ use crate::{
 ///
 /// ```text
 /// let read = (param::<u32>(&mut x, 0, "id"), body::<TypedBody<Item>, _>(&mut x).await);
-/// answer(read, &mut x, &META, |(id, body)| this.update(id, body)).await
+/// reply(&META, call(read, |(id, body)| this.update(id, body)).await, &mut x)
 /// ```
 #[doc(hidden)]
 #[derive(Debug)]
@@ -127,31 +128,36 @@ pub async fn body<T: FromRequest<M>, M>(arguments: &mut Arguments) -> Option<T> 
     arguments.keep(result)
 }
 
-/// Calls the handler with `args` (what was read of `arguments`, in the
-/// order read) when every one was read, and answers what it returns with
-/// the route's status; otherwise answers the refusal. A free function, so
-/// that the generated code reads the arguments in its first argument and
-/// lends them in its second; the request itself stays where it is until
-/// the route's future ends, as the handler's arguments do.
+/// The handler's future, called with `args` (what was read, in the order
+/// read) if every one was read; nothing to await otherwise. A plain
+/// function and a plain future: awaited in the route's own future, so a
+/// route compiles to that one state machine.
 #[doc(hidden)]
-pub async fn answer<A, F, R>(
-    args: A,
-    arguments: &mut Arguments,
-    meta: &'static RouteMeta,
-    call: impl FnOnce(A::Values) -> F,
-) -> Response
+pub fn call<A, F, Fut>(args: A, call: F) -> OptionFuture<Fut>
 where
     A: Complete,
-    F: Future<Output = R>,
-    R: IntoResponse,
+    F: FnOnce(A::Values) -> Fut,
+    Fut: Future,
 {
-    if let Some(stop) = arguments.stop.take() {
-        return stop.into_response();
+    OptionFuture::from(args.complete().map(call))
+}
+
+/// The answer: what the handler returned (`output`), with the route's
+/// status; else the refusal that ended the request, or the `400` listing
+/// what was refused.
+#[doc(hidden)]
+pub fn reply<R: IntoResponse>(
+    meta: &'static RouteMeta,
+    output: Option<R>,
+    arguments: &mut Arguments,
+) -> Response {
+    if let Some(output) = output {
+        return output.into_response(status(meta.status));
     }
-    let Some(values) = args.complete() else {
-        return std::mem::take(&mut arguments.refused).into_response();
-    };
-    call(values).await.into_response(status(meta.status))
+    match arguments.stop.take() {
+        Some(stop) => stop.into_response(),
+        None => std::mem::take(&mut arguments.refused).into_response(),
+    }
 }
 
 /// What was read of a handler's arguments: `Option<T>` for one argument,

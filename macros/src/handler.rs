@@ -204,10 +204,10 @@ pub(crate) fn expand(
     let meta = route_meta(method, &args, route, &path, controller, &answer);
     let (reads, read) = reads(&args, &path);
     let call = call(sig, has_receiver, args.len());
-    // The answer type's `IntoResponse` bound is `answer`'s: reported at
-    // the return type.
+    // The answer type's `IntoResponse` bound is `reply`'s: reported at the
+    // return type.
     let answering = quote_spanned! {answer.span()=>
-        __p::answer(#reads, &mut __x, &#meta_name, |#read| #call).await
+        __p::reply(&#meta_name, __p::call(#reads, |#read| #call).await, &mut __x)
     };
     let this = if has_receiver {
         quote!(__this)
