@@ -38,7 +38,16 @@ use crate::{
 #[derive(Debug)]
 pub struct Arguments {
     cx: RequestContext,
-    refused: Refusals,
+    /// What was refused, once something is: boxed, so that a request
+    /// nothing is refused for carries one word for it, not the refusals,
+    /// through every move from the router to the route's future.
+    refused: Option<Box<Refused>>,
+}
+
+/// What was refused of a request's arguments.
+#[derive(Debug, Default)]
+struct Refused {
+    refusals: Refusals,
     /// The refusal that ends the request, once there is one.
     stop: Option<ApiError>,
 }
@@ -46,27 +55,38 @@ pub struct Arguments {
 impl Arguments {
     /// Nothing read yet from the request `cx`.
     pub(crate) fn new(cx: RequestContext) -> Self {
-        Arguments {
-            cx,
-            refused: Refusals::new(),
-            stop: None,
-        }
+        Arguments { cx, refused: None }
+    }
+
+    /// The request, for an endpoint that reads it itself.
+    #[cfg(feature = "docs-page")]
+    pub(crate) fn context(&self) -> &RequestContext {
+        &self.cx
+    }
+
+    /// What was refused so far.
+    fn refused(&mut self) -> &mut Refused {
+        self.refused.get_or_insert_with(Box::default)
     }
 
     /// Keeps the value, or records why there is none.
     fn keep<T>(&mut self, result: Result<T, ApiError>) -> Option<T> {
-        match self.refused.keep(result) {
-            Ok(value) => value,
-            Err(err) => {
-                self.stop = Some(err);
-                None
-            }
+        let err = match result {
+            Ok(value) => return Some(value),
+            Err(err) => err,
+        };
+        let refused = self.refused();
+        if let Err(stop) = refused.refusals.keep(Err::<T, _>(err)) {
+            refused.stop = Some(stop);
         }
+        None
     }
 
     /// Whether a refusal ended the request: nothing more is read.
     fn stopped(&self) -> bool {
-        self.stop.is_some()
+        self.refused
+            .as_ref()
+            .is_some_and(|refused| refused.stop.is_some())
     }
 }
 
@@ -102,9 +122,8 @@ pub fn checked_param<T: DeserializeOwned + ToSchema + Validate + 'static>(
     if check(&value) {
         return Some(value);
     }
-    arguments
-        .refused
-        .refuse(path_param_refused::<T>(&arguments.cx, index, name, tags));
+    let refusal = path_param_refused::<T>(&arguments.cx, index, name, tags);
+    arguments.refused().refusals.refuse(refusal);
     None
 }
 
@@ -154,9 +173,13 @@ pub fn reply<R: IntoResponse>(
     if let Some(output) = output {
         return output.into_response(status(meta.status));
     }
-    match arguments.stop.take() {
-        Some(stop) => stop.into_response(),
-        None => std::mem::take(&mut arguments.refused).into_response(),
+    match arguments.refused.take().map(|refused| *refused) {
+        Some(Refused {
+            stop: Some(stop), ..
+        }) => stop.into_response(),
+        Some(Refused { refusals, .. }) => refusals.into_response(),
+        // An argument is missing only when it was refused.
+        None => ApiError::internal("an argument of the route is missing").into_response(),
     }
 }
 
