@@ -17,6 +17,7 @@ use crate::observe::{METRICS_ROUTE, Metrics};
 #[cfg(feature = "docs-page")]
 use crate::openapi::{DOCS_ASSET_ROUTE, DOCS_ROUTE, DocsPage};
 use crate::{
+    arguments::Arguments,
     body::{BoxError, Response},
     cross_origin::CrossOrigin,
     describe::{RouteMeta, StateMeta},
@@ -38,7 +39,9 @@ pub const DEFAULT_BODY_LIMIT: usize = 2 * 1024 * 1024;
 /// How long a request body may take to arrive unless configured: 30 s.
 pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 
-type EndpointFn = Box<dyn Fn(RequestContext) -> BoxFuture<Response> + Send + Sync>;
+/// Serves one request to an endpoint: its request, as the arguments a
+/// handler reads ([`Arguments`]), built where the request is.
+type EndpointFn = Box<dyn Fn(Arguments) -> BoxFuture<Response> + Send + Sync>;
 
 struct Endpoint {
     meta: &'static RouteMeta,
@@ -107,7 +110,7 @@ impl AppBuilder {
                 meta: route.meta(),
                 reads_body: route.meta().reads_body(),
                 checks_origin: false,
-                call: Box::new(move |cx| handler(Arc::clone(&state), cx)),
+                call: Box::new(move |arguments| handler(Arc::clone(&state), arguments)),
                 builtin: false,
                 operation: String::new(),
             });
@@ -496,7 +499,8 @@ impl AppBuilder {
         let assets = DocsPage::new();
         self.endpoints.push(builtin(
             &DOCS_ASSET_ROUTE,
-            Box::new(move |cx| {
+            Box::new(move |arguments: Arguments| {
+                let cx = arguments.context();
                 let response = assets.asset(cx.path_value(0).unwrap_or_default());
                 Box::pin(async move { response })
             }),
@@ -749,14 +753,19 @@ impl App {
                 .map_err(Into::into)
                 .boxed_unsync()
         });
-        let cx = RequestContext::new(parts, body, path_values, Arc::clone(&self.inner.shared));
+        let arguments = Arguments::new(RequestContext::new(
+            parts,
+            body,
+            path_values,
+            Arc::clone(&self.inner.shared),
+        ));
         let records = Records {
             span,
             observed,
             hook,
             answers: self.inner.answers.clone(),
         };
-        ResponseFuture::start(endpoint.meta, head, records, || (endpoint.call)(cx))
+        ResponseFuture::start(endpoint.meta, head, records, || (endpoint.call)(arguments))
     }
 
     /// Answers a request that no handler runs for: no route, a method the

@@ -33,17 +33,26 @@ impl Refusals {
     /// The value, `None` after a validation refusal (kept for the report),
     /// or the response that ends the request.
     pub fn take<T>(&mut self, result: Result<T, ApiError>) -> ControlFlow<Response, Option<T>> {
+        match self.keep(result) {
+            Ok(value) => ControlFlow::Continue(value),
+            Err(err) => ControlFlow::Break(err.into_response()),
+        }
+    }
+
+    /// As [`take`](Self::take), with the refusal that ends the request
+    /// given back as it is.
+    pub(crate) fn keep<T>(&mut self, result: Result<T, ApiError>) -> Result<Option<T>, ApiError> {
         match result {
-            Ok(value) => ControlFlow::Continue(Some(value)),
+            Ok(value) => Ok(Some(value)),
             Err(err) if is_validation(&err) => {
                 self.refused.push(err);
-                ControlFlow::Continue(None)
+                Ok(None)
             }
             Err(err) if err.status() == StatusCode::UPGRADE_REQUIRED => {
                 self.upgrade.get_or_insert(err);
-                ControlFlow::Continue(None)
+                Ok(None)
             }
-            Err(err) => ControlFlow::Break(err.into_response()),
+            Err(err) => Err(err),
         }
     }
 

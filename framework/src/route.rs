@@ -4,13 +4,14 @@
 
 use std::{fmt, future::Future, pin::Pin, sync::Arc};
 
-use crate::{body::Response, describe::RouteMeta, request::RequestContext};
+use crate::{arguments::Arguments, body::Response, describe::RouteMeta};
 
 /// A boxed, sendable future, as handlers return it. Named by generated code.
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
-/// The function `#[controller]` generates for each route.
-pub(crate) type HandlerFn<C> = fn(Arc<C>, RequestContext) -> BoxFuture<Response>;
+/// The function `#[controller]` generates for each route: reads the
+/// handler's arguments from the request and answers.
+pub(crate) type HandlerFn<C> = fn(Arc<C>, Arguments) -> BoxFuture<Response>;
 
 /// One route of a controller: its metadata and the function that serves it.
 ///

@@ -109,7 +109,8 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 continue;
             }
         };
-        match handler::expand(method, param_names, &route, &base, &controller) {
+        let meta_name = quote::format_ident!("__ROUTE{}", routes.len());
+        match handler::expand(method, param_names, &route, &base, &controller, &meta_name) {
             Ok(tokens) => routes.push(tokens),
             Err(err) => errors.push(err),
         }
@@ -117,12 +118,16 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
 
     let errors = errors.iter().map(syn::Error::to_compile_error);
     let self_ty = &imp.self_ty;
+    let metas = routes.iter().map(|route| &route.meta);
+    let routes = routes.iter().map(|route| &route.route);
     quote! {
         #imp
         #(#errors)*
         impl ::framework::Controller for #self_ty {
             fn routes() -> ::framework::__private::Vec<::framework::__private::Route<Self>> {
-                ::std::vec![#(#routes),*]
+                use ::framework::__private as __p;
+                #(#metas)*
+                __p::Vec::from([#(#routes),*])
             }
         }
     }

@@ -174,14 +174,27 @@ fn answer_type(output: &ReturnType) -> syn::Result<Type> {
     }
 }
 
-/// The route expression for one handler.
+/// What one handler expands to: the `static` holding its metadata, and
+/// the `Route` expression that names it.
+pub(crate) struct RouteTokens {
+    pub(crate) meta: TokenStream,
+    pub(crate) route: TokenStream,
+}
+
+/// Handlers of more arguments than this have them read into nested
+/// tuples (what `framework::__private::Complete` is implemented for).
+const TUPLE_MAX: usize = 12;
+
+/// The route of one handler, its metadata in the `static` named
+/// `meta_name`. Generated code names `framework::__private` as `__p`.
 pub(crate) fn expand(
     method: &ImplItemFn,
     param_names: Vec<ParamAttrs>,
     route: &RouteAttr,
     base: &LitStr,
     controller: &str,
-) -> syn::Result<TokenStream> {
+    meta_name: &syn::Ident,
+) -> syn::Result<RouteTokens> {
     let sig = &method.sig;
     let Signature { has_receiver, args } = signature(sig, param_names)?;
     let path = path::join(&base.value(), &route.path.value())
@@ -189,36 +202,30 @@ pub(crate) fn expand(
     check_params(&path, &args, sig, route)?;
     let answer = answer_type(&sig.output)?;
     let meta = route_meta(method, &args, route, &path, controller, &answer);
-    let websocket_check = websocket_check(&args, route);
-    let extractions = extractions(&args, &path);
+    let (reads, read) = reads(&args, &path);
     let call = call(sig, has_receiver, args.len());
-    let reply = quote_spanned! {answer.span()=>
-        ::framework::IntoResponse::into_response(
-            __output,
-            ::framework::__private::status(__ROUTE_META.status),
-        )
+    // The answer type's `IntoResponse` bound is `reply`'s: reported at the
+    // return type.
+    let answering = quote_spanned! {answer.span()=>
+        __p::reply(&#meta_name, __p::call(#reads, |#read| #call).await, &mut __x)
     };
-    Ok(quote! {
-        {
-            #websocket_check
-            static __ROUTE_META: ::framework::RouteMeta = #meta;
-            ::framework::__private::Route::new(
-                &__ROUTE_META,
-                |__this: ::framework::__private::Arc<Self>,
-                 mut __cx: ::framework::__private::RequestContext|
-                 -> ::framework::__private::BoxFuture<::framework::Response> {
-                    ::framework::__private::Box::pin(async move {
-                        #extractions
-                        let __output: #answer = #call;
-                        #reply
-                    })
-                },
-            )
-        }
+    let this = if has_receiver {
+        quote!(__this)
+    } else {
+        quote!(_)
+    };
+    Ok(RouteTokens {
+        meta: quote! { static #meta_name: ::framework::RouteMeta = #meta; },
+        route: quote! {
+            __p::Route::<Self>::new(&#meta_name, |#this, mut __x| __p::Box::pin(async move {
+                #answering
+            }))
+        },
     })
 }
 
-/// The `RouteMeta` literal.
+/// The `route_meta(..)` call, whose evaluation (in a `static`) is
+/// reported at the route attribute when it refuses the route.
 fn route_meta(
     method: &ImplItemFn,
     args: &[Arg],
@@ -227,10 +234,7 @@ fn route_meta(
     controller: &str,
     answer: &Type,
 ) -> TokenStream {
-    let declared = match route.status {
-        Some(status) => quote!(::core::option::Option::Some(#status)),
-        None => quote!(::core::option::Option::None),
-    };
+    let declared = option(route.status.map(|status| quote!(#status)));
     let error_metas = route.errors.iter().map(|(status, description)| {
         quote! { ::framework::ErrorMeta::new(#status, #description) }
     });
@@ -241,39 +245,22 @@ fn route_meta(
     let input_metas = input_metas(args);
     let param_metas = param_metas(args, path);
     let sdk = route.sdk;
-    let operation_id = match &route.operation_id {
-        Some(id) => quote!(::core::option::Option::Some(#id)),
-        None => quote!(::core::option::Option::None),
-    };
-    let answer_span = answer.span();
-    let responses =
-        quote_spanned! {answer_span=> <#answer as ::framework::IntoResponse>::describe };
-    let answer_status =
-        quote_spanned! {answer_span=> <#answer as ::framework::IntoResponse>::DEFAULT_STATUS };
-    let answer_errors =
-        quote_spanned! {answer_span=> <#answer as ::framework::IntoResponse>::errors };
-    quote! {
-        ::framework::RouteMeta {
-            controller: #controller,
-            handler: #handler_name,
-            operation_id: #operation_id,
-            method: ::framework::HttpMethod::#method_variant,
-            path: #nestia,
-            router_path: #router,
-            path_params: &[#(#param_metas),*],
-            inputs: &[#(#input_metas),*],
-            status: ::framework::__private::route_status(
-                #declared,
-                #answer_status,
-                ::framework::HttpMethod::#method_variant,
-            ),
-            responses: #responses,
-            errors: &[#(#error_metas),*],
-            answer_errors: #answer_errors,
-            summary: #summary,
-            description: #description,
-            sdk: #sdk,
-        }
+    let operation_id = option(route.operation_id.as_ref().map(|id| quote!(#id)));
+    let answer_meta = quote_spanned! {answer.span()=> __p::answer_meta::<#answer>() };
+    quote_spanned! {route.attr.span()=>
+        __p::route_meta(
+            #controller, #handler_name, #operation_id, __p::HttpMethod::#method_variant,
+            [#nestia, #router], &[#(#param_metas),*], &[#(#input_metas),*], #declared,
+            #answer_meta, &[#(#error_metas),*], [#summary, #description], #sdk,
+        )
+    }
+}
+
+/// `Some(value)` or `None`, through `__p`.
+fn option(value: Option<TokenStream>) -> TokenStream {
+    match value {
+        Some(value) => quote!(__p::Some(#value)),
+        None => quote!(__p::None),
     }
 }
 
@@ -288,13 +275,12 @@ fn input_metas(args: &[Arg]) -> Vec<TokenStream> {
             let Arg::Extractor { ty } = arg else {
                 return None;
             };
-            let input = if Some(index) == last {
-                quote_spanned! {ty.span()=> <#ty as ::framework::FromRequest<_>>::INPUT }
-            } else {
-                quote_spanned! {ty.span()=> <#ty as ::framework::FromRequestParts>::INPUT }
-            };
             let written = type_text(ty);
-            Some(quote! { ::framework::__private::named_input(#input, #written) })
+            Some(if Some(index) == last {
+                quote_spanned! {ty.span()=> __p::body_input::<#ty, _>(#written) }
+            } else {
+                quote_spanned! {ty.span()=> __p::part_input::<#ty>(#written) }
+            })
         })
         .collect()
 }
@@ -314,19 +300,6 @@ fn type_text(ty: &Type) -> String {
         .replace("& ", "&")
 }
 
-/// A check at compile time, reported at the route attribute, that a route
-/// taking a WebSocket handshake is a `get` and takes one.
-fn websocket_check(args: &[Arg], route: &RouteAttr) -> TokenStream {
-    let input_metas = input_metas(args);
-    let method_variant = route.method.variant();
-    quote_spanned! {route.attr.span()=>
-        const _: () = ::framework::__private::check_websocket_route(
-            &[#(#input_metas),*],
-            ::framework::HttpMethod::#method_variant,
-        );
-    }
-}
-
 /// The `PathParamMeta` of each path parameter, in path order.
 fn param_metas<'a>(args: &'a [Arg], path: &'a RoutePath) -> impl Iterator<Item = TokenStream> + 'a {
     path.params.iter().map(move |name| {
@@ -341,121 +314,94 @@ fn param_metas<'a>(args: &'a [Arg], path: &'a RoutePath) -> impl Iterator<Item =
         let tags = found
             .map(|(_, tags)| tags.schema_tags())
             .unwrap_or_default();
-        let ty = found.map(|(ty, _)| ty);
         let catch_all = path.catch_all.as_deref() == Some(name.as_str());
-        quote! {
-            ::framework::PathParamMeta {
-                name: #name,
-                tags: &[#(#tags),*],
-                schema: <#ty as ::framework::__private::ToSchema>::schema,
-                catch_all: #catch_all,
-            }
+        match found {
+            Some((ty, _)) => quote_spanned! {ty.span()=>
+                __p::path_param_meta::<#ty>(#name, &[#(#tags),*], #catch_all)
+            },
+            None => quote! { __p::path_param_meta::<()>(#name, &[], #catch_all) },
         }
     })
 }
 
-/// Reads every argument: path parameters and head extractors first (all
-/// their validation problems reported together), then the body.
-fn extractions(args: &[Arg], path: &RoutePath) -> TokenStream {
+/// What reads every argument, as one tuple expression, and the pattern
+/// that takes the values apart, in reading order: path parameters and
+/// head extractors first (all their validation problems reported
+/// together), then the body.
+fn reads(args: &[Arg], path: &RoutePath) -> (TokenStream, TokenStream) {
     let last = args
         .iter()
         .rposition(|arg| matches!(arg, Arg::Extractor { .. }));
-    let idents: Vec<_> = (0..args.len())
-        .map(|index| format_ident!("__arg{}", index))
-        .collect();
     let mut head = Vec::new();
     let mut body = None;
-    for (index, (arg, ident)) in args.iter().zip(&idents).enumerate() {
+    for (index, arg) in args.iter().enumerate() {
+        let ident = format_ident!("__a{}", index);
         match arg {
             Arg::Param { name, ty, tags } => {
-                head.push(param_extraction(ident, name, ty, tags, path))
+                head.push((param_read(name, ty, tags, path), ident));
             }
             Arg::Extractor { ty } if Some(index) == last => {
-                body = Some(quote_spanned! {ty.span()=>
-                    let #ident = match __refused.take(
-                        <#ty as ::framework::FromRequest<_>>::from_request(&mut __cx).await,
-                    ) {
-                        ::core::ops::ControlFlow::Continue(value) => value,
-                        ::core::ops::ControlFlow::Break(response) => return response,
-                    };
-                });
+                body = Some((
+                    quote_spanned! {ty.span()=> __p::body::<#ty, _>(&mut __x).await },
+                    ident,
+                ));
             }
-            Arg::Extractor { ty } => head.push(quote_spanned! {ty.span()=>
-                let #ident = match __refused.take(
-                    <#ty as ::framework::FromRequestParts>::from_request_parts(&mut __cx).await,
-                ) {
-                    ::core::ops::ControlFlow::Continue(value) => value,
-                    ::core::ops::ControlFlow::Break(response) => return response,
-                };
-            }),
+            Arg::Extractor { ty } => head.push((
+                quote_spanned! {ty.span()=> __p::part::<#ty>(&mut __x).await },
+                ident,
+            )),
         }
     }
-    if args.is_empty() {
-        return TokenStream::new();
+    let (reads, idents): (Vec<_>, Vec<_>) = head.into_iter().chain(body).unzip();
+    let idents = idents.iter().map(|ident| quote!(#ident)).collect();
+    (tuple(reads), tuple(idents))
+}
+
+/// `(a, b, ..)`, nested in tuples of at most [`TUPLE_MAX`].
+fn tuple(items: Vec<TokenStream>) -> TokenStream {
+    if items.len() <= TUPLE_MAX {
+        return quote! { (#(#items,)*) };
     }
-    let somes = idents
-        .iter()
-        .map(|ident| quote!(::core::option::Option::Some(#ident)));
-    quote! {
-        let mut __refused = ::framework::__private::Refusals::new();
-        #(#head)*
-        #body
-        let (#(#somes,)*) = (#(#idents,)*) else {
-            return __refused.into_response();
-        };
-    }
+    tuple(
+        items
+            .chunks(TUPLE_MAX)
+            .map(|chunk| quote! { (#(#chunk,)*) })
+            .collect(),
+    )
 }
 
 /// Reads one path parameter and checks its `#[tags]`.
-fn param_extraction(
-    ident: &syn::Ident,
-    name: &str,
-    ty: &Type,
-    tags: &Tags,
-    path: &RoutePath,
-) -> TokenStream {
+fn param_read(name: &str, ty: &Type, tags: &Tags, path: &RoutePath) -> TokenStream {
     let index = path
         .params
         .iter()
         .position(|known| known == name)
         .unwrap_or_default();
-    let constraint = tags.constrains().then(|| {
-        let check = peeled_check(&quote!(value), Some(ty), tags);
-        let schema_tags = tags.schema_tags();
-        quote! {
-            let #ident = #ident.filter(|value| {
-                let passed = #check;
-                if !passed {
-                    __refused.refuse(::framework::__private::path_param_refused::<#ty>(
-                        &__cx, #index, #name, &[#(#schema_tags),*],
-                    ));
-                }
-                passed
-            });
-        }
-    });
+    let index = proc_macro2::Literal::usize_unsuffixed(index);
+    if !tags.constrains() {
+        return quote_spanned! {ty.span()=> __p::param::<#ty>(&mut __x, #index, #name) };
+    }
+    let check = peeled_check(&quote!(value), Some(ty), tags);
+    let schema_tags = tags.schema_tags();
     quote_spanned! {ty.span()=>
-        let #ident: ::core::option::Option<#ty> = match __refused.take(
-            ::framework::__private::path_param::<#ty>(&__cx, #index, #name),
-        ) {
-            ::core::ops::ControlFlow::Continue(value) => value,
-            ::core::ops::ControlFlow::Break(response) => return response,
-        };
-        #constraint
+        __p::checked_param::<#ty>(&mut __x, #index, #name, &[#(#schema_tags),*], |value: &#ty| #check)
     }
 }
 
-/// The call of the handler with its arguments.
+/// The call of the handler with its arguments: a future.
 fn call(sig: &syn::Signature, has_receiver: bool, count: usize) -> TokenStream {
     let idents: Vec<_> = (0..count)
-        .map(|index| format_ident!("__arg{}", index))
+        .map(|index| format_ident!("__a{}", index))
         .collect();
     let fn_name = &sig.ident;
-    let await_call = sig.asyncness.map(|_| quote!(.await));
-    if has_receiver {
-        quote! { __this.#fn_name(#(#idents),*) #await_call }
+    let call = if has_receiver {
+        quote! { __this.#fn_name(#(#idents),*) }
     } else {
-        quote! { { let _ = __this; Self::#fn_name(#(#idents),*) #await_call } }
+        quote! { Self::#fn_name(#(#idents),*) }
+    };
+    match sig.asyncness {
+        Some(_) => call,
+        None => quote! { __p::ready(#call) },
     }
 }
 

@@ -176,9 +176,8 @@ impl StateMeta {
 pub type StateFn = fn() -> StateMeta;
 
 /// `input`, recorded as the argument of type `argument_type` (as the
-/// handler writes it). Called by the code `#[controller]` generates.
-#[doc(hidden)]
-pub const fn named_input(mut input: InputMeta, argument_type: &'static str) -> InputMeta {
+/// handler writes it), for the code `#[controller]` generates.
+pub(crate) const fn named_input(mut input: InputMeta, argument_type: &'static str) -> InputMeta {
     input.argument_type = argument_type;
     input
 }

@@ -27,10 +27,9 @@ mod security;
 
 pub use answer::{ContentManifest, HeaderManifest, ResponseManifest};
 pub use content::ContentKind;
-pub use input::{
-    HeaderMeta, InputKind, InputMeta, MessagesMeta, SchemaFn, StateFn, StateMeta, named_input,
-};
+pub(crate) use input::named_input;
+pub use input::{HeaderMeta, InputKind, InputMeta, MessagesMeta, SchemaFn, StateFn, StateMeta};
 pub use route::{
-    ErrorMeta, HttpMethod, PathParamMeta, ResponsesFn, RouteMeta, check_websocket_route,
+    AnswerMeta, ErrorMeta, HttpMethod, PathParamMeta, ResponsesFn, RouteMeta, route_meta,
 };
 pub use security::{SecurityKind, SecurityMeta};

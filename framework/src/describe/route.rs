@@ -285,11 +285,82 @@ impl RouteMeta {
     }
 }
 
-/// Refuses, at compile time, a route that takes more than one WebSocket
-/// handshake or takes one on another method than `GET`. Called by the
-/// code `#[controller]` generates.
+/// What a route's metadata takes from its handler's answer type `R`:
+/// `R::DEFAULT_STATUS`, `R::describe` and `R::errors` (see
+/// `IntoResponse`). Built by `answer_meta::<R>()` in the code
+/// `#[controller]` generates.
 #[doc(hidden)]
-pub const fn check_websocket_route(inputs: &[InputMeta], method: HttpMethod) {
+#[derive(Clone, Copy, Debug)]
+pub struct AnswerMeta {
+    /// The answer type's own success status, if it has one.
+    pub status: Option<u16>,
+    /// Describes its answers.
+    pub responses: ResponsesFn,
+    /// The errors it documents of its own.
+    pub errors: fn() -> Vec<ErrorMeta>,
+}
+
+/// The [`RouteMeta`] of a route, from what the route attribute, the
+/// handler's signature and its doc comment say: `status` is the route's
+/// `status = ..` (the success status is then worked out as
+/// `route_status` does), and the route is refused at compile time as
+/// [`check_websocket_route`] does. Called in a `static`'s initializer by
+/// the code `#[controller]` generates, one call per route; positional, so
+/// that a route expands to a few lines.
+#[doc(hidden)]
+#[allow(clippy::too_many_arguments)]
+pub const fn route_meta(
+    controller: &'static str,
+    handler: &'static str,
+    operation_id: Option<&'static str>,
+    method: HttpMethod,
+    paths: [&'static str; 2],
+    path_params: &'static [PathParamMeta],
+    inputs: &'static [InputMeta],
+    status: Option<u16>,
+    answer: AnswerMeta,
+    errors: &'static [ErrorMeta],
+    docs: [&'static str; 2],
+    sdk: bool,
+) -> RouteMeta {
+    check_websocket_route(inputs, method);
+    let [path, router_path] = paths;
+    let [summary, description] = docs;
+    RouteMeta {
+        controller,
+        handler,
+        operation_id,
+        method,
+        path,
+        router_path,
+        path_params,
+        inputs,
+        status: route_status(status, answer.status, method),
+        responses: answer.responses,
+        errors,
+        answer_errors: answer.errors,
+        summary,
+        description,
+        sdk,
+    }
+}
+
+/// The success status of a route: its `status = ..`, else its answer's
+/// own, else `201` for `POST` and `200` for the other methods.
+const fn route_status(declared: Option<u16>, answer: Option<u16>, method: HttpMethod) -> u16 {
+    match (declared, answer) {
+        (Some(status), _) | (None, Some(status)) => status,
+        (None, None) => match method {
+            HttpMethod::Post => 201,
+            _ => 200,
+        },
+    }
+}
+
+/// Refuses, at compile time, a route that takes more than one WebSocket
+/// handshake or takes one on another method than `GET`: part of
+/// [`route_meta`].
+const fn check_websocket_route(inputs: &[InputMeta], method: HttpMethod) {
     let mut handshakes = 0;
     let mut index = 0;
     while index < inputs.len() {

@@ -46,7 +46,7 @@ pub(crate) use query::parse_urlencoded;
 pub use stream::BodyStream;
 
 #[doc(hidden)]
-pub use param::{path_param, path_param_refused};
+pub use param::{path_param, path_param_meta, path_param_refused};
 pub(crate) use wraps::wraps_value;
 
 use crate::{describe::InputMeta, error::ApiError, request::RequestContext};
@@ -174,6 +174,22 @@ impl<T: FromRequestParts> FromRequest<ViaParts> for T {
     ) -> impl Future<Output = Result<Self, ApiError>> + Send {
         T::from_request_parts(cx)
     }
+}
+
+/// The [`InputMeta`] of a handler argument of type `T` read from the
+/// head, recorded as written (`argument_type`). Called by the code
+/// `#[controller]` generates.
+#[doc(hidden)]
+pub const fn part_input<T: FromRequestParts>(argument_type: &'static str) -> InputMeta {
+    crate::describe::named_input(T::INPUT, argument_type)
+}
+
+/// The [`InputMeta`] of a handler's last extractor, of type `T`, recorded
+/// as written (`argument_type`). Called by the code `#[controller]`
+/// generates.
+#[doc(hidden)]
+pub const fn body_input<T: FromRequest<M>, M>(argument_type: &'static str) -> InputMeta {
+    crate::describe::named_input(T::INPUT, argument_type)
 }
 
 /// The outcome of an extractor, for a handler that answers a refusal its

@@ -10,6 +10,23 @@ use crate::{
     schema::{Tag, ToSchema, apply_tags, expected, schema_of},
 };
 
+/// The [`PathParamMeta`](crate::PathParamMeta) of the path parameter
+/// `name` of type `T`, with its constraints (`tags`). Called by the code
+/// `#[controller]` generates.
+#[doc(hidden)]
+pub const fn path_param_meta<T: ToSchema>(
+    name: &'static str,
+    tags: &'static [Tag],
+    catch_all: bool,
+) -> crate::PathParamMeta {
+    crate::PathParamMeta {
+        name,
+        tags,
+        schema: T::schema,
+        catch_all,
+    }
+}
+
 /// Reads the `index`-th path parameter, named `name`, as a `T`: strings,
 /// integers, booleans, `Uuid`s, `#[dto]` enums (by their wire names) and
 /// `#[dto]` newtypes (with their own constraints checked) work. A bad value

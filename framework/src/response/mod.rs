@@ -219,20 +219,14 @@ impl IntoResponse for Response {
     }
 }
 
-/// The success status of a route: its `status = ..`, else its answer's
-/// own, else `201` for `POST` and `200` for the other methods.
+/// What a route's metadata takes from its answer type `R`. Called by the
+/// code `#[controller]` generates.
 #[doc(hidden)]
-pub const fn route_status(
-    declared: Option<u16>,
-    answer: Option<u16>,
-    method: crate::HttpMethod,
-) -> u16 {
-    match (declared, answer) {
-        (Some(status), _) | (None, Some(status)) => status,
-        (None, None) => match method {
-            crate::HttpMethod::Post => 201,
-            _ => 200,
-        },
+pub const fn answer_meta<R: IntoResponse>() -> crate::describe::AnswerMeta {
+    crate::describe::AnswerMeta {
+        status: R::DEFAULT_STATUS,
+        responses: R::describe,
+        errors: R::errors,
     }
 }
 

@@ -530,3 +530,70 @@ async fn without_docs_no_document_is_served() {
     assert_eq!(response.status(), 404);
     assert!(app.openapi_json().contains("\"/notes/form\""));
 }
+
+/// A handler of more arguments than the generated code reads into one
+/// tuple (12), with the body before the path parameters.
+struct Wide;
+
+#[controller("wide")]
+impl Wide {
+    #[typed_route::put(":a/:b/:c/:d/:e/:f/:g/:h/:i/:j/:k/:l/:m")]
+    #[allow(clippy::too_many_arguments)]
+    async fn sum(
+        &self,
+        body: TypedBody<Note>,
+        #[param] a: u32,
+        #[param] b: u32,
+        #[param] c: u32,
+        #[param] d: u32,
+        #[param] e: u32,
+        #[param] f: u32,
+        #[param] g: u32,
+        #[param] h: u32,
+        #[param] i: u32,
+        #[param] j: u32,
+        #[param] k: u32,
+        #[param] l: u32,
+        #[param]
+        #[tags(maximum = 100)]
+        m: u32,
+    ) -> String {
+        let digits = [a, b, c, d, e, f, g, h, i, j, k, l, m].map(|n| n.to_string());
+        format!("{} {}", body.into_inner().text, digits.join(""))
+    }
+}
+
+#[tokio::test]
+async fn a_handler_of_many_arguments_gets_each_in_its_place() {
+    let app = App::builder().controller(Wide).build().unwrap();
+    let meta = app
+        .routes()
+        .into_iter()
+        .find(|meta| meta.handler == "sum")
+        .unwrap();
+    let names: Vec<_> = meta.path_params.iter().map(|param| param.name).collect();
+    assert_eq!(names.concat(), "abcdefghijklm");
+    assert_eq!(meta.inputs.len(), 1);
+    let client = app.test_client();
+    let response = client
+        .put("/wide/1/2/3/4/5/6/7/8/9/0/1/2/3")
+        .json(&serde_json::json!({ "text": "sum" }))
+        .send()
+        .await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.text(), "sum 1234567890123");
+    let refused = client
+        .put("/wide/x/2/3/4/5/6/7/8/9/0/1/2/300")
+        .json(&serde_json::json!({ "text": "s" }))
+        .send()
+        .await;
+    assert_eq!(refused.status(), 400);
+    let problem: serde_json::Value = refused.json();
+    let paths: Vec<_> = problem["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|issue| issue["path"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(paths, ["$path.a", "$path.m", "$input.text"]);
+}
