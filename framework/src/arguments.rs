@@ -161,6 +161,20 @@ where
     OptionFuture::from(args.complete().map(call))
 }
 
+/// The answer of a route whose handler returned `output`: with the
+/// route's status.
+#[doc(hidden)]
+pub fn answer<R: IntoResponse>(meta: &'static RouteMeta, output: R) -> Response {
+    output.into_response(status(meta.status))
+}
+
+/// Lets go of the request of a route that reads nothing from it, before
+/// its handler runs.
+#[doc(hidden)]
+pub fn release(arguments: Arguments) {
+    drop(arguments);
+}
+
 /// The answer: what the handler returned (`output`), with the route's
 /// status; else the refusal that ended the request, or the `400` listing
 /// what was refused.
@@ -171,7 +185,7 @@ pub fn reply<R: IntoResponse>(
     arguments: &mut Arguments,
 ) -> Response {
     if let Some(output) = output {
-        return output.into_response(status(meta.status));
+        return answer(meta, output);
     }
     match arguments.refused.take().map(|refused| *refused) {
         Some(Refused {

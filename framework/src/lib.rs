@@ -275,7 +275,7 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::arguments::{
-        Arguments, Complete, body, call, checked_param, param, part, reply,
+        Arguments, Complete, answer, body, call, checked_param, param, part, release, reply,
     };
     pub use crate::describe::{AnswerMeta, HttpMethod, route_meta};
     pub use crate::dto::check as tags;

@@ -206,21 +206,38 @@ pub(crate) fn expand(
     let call = call(sig, has_receiver, args.len());
     // The answer type's `IntoResponse` bound is `reply`'s: reported at the
     // return type.
-    let answering = quote_spanned! {answer.span()=>
-        __p::reply(&#meta_name, __p::call(#reads, |#read| #call).await, &mut __x)
-    };
     let this = if has_receiver {
         quote!(__this)
     } else {
         quote!(_)
     };
-    Ok(RouteTokens {
-        meta: quote! { static #meta_name: ::framework::RouteMeta = #meta; },
-        route: quote! {
+    let route = if args.is_empty() {
+        // Nothing to read: the request is let go before the handler's
+        // future is, so that hyper, which reads on while an answer is
+        // awaited, can reuse its read buffer.
+        let answering = quote_spanned! {answer.span()=> __p::answer(&#meta_name, __o) };
+        quote! {
+            __p::Route::<Self>::new(&#meta_name, |#this, __x| {
+                __p::release(__x);
+                __p::Box::pin(async move {
+                    let __o = #call.await;
+                    #answering
+                })
+            })
+        }
+    } else {
+        let answering = quote_spanned! {answer.span()=>
+            __p::reply(&#meta_name, __p::call(#reads, |#read| #call).await, &mut __x)
+        };
+        quote! {
             __p::Route::<Self>::new(&#meta_name, |#this, mut __x| __p::Box::pin(async move {
                 #answering
             }))
-        },
+        }
+    };
+    Ok(RouteTokens {
+        meta: quote! { static #meta_name: ::framework::RouteMeta = #meta; },
+        route,
     })
 }
 
