@@ -65,30 +65,7 @@ pub(crate) fn take_param_attrs(method: &mut ImplItemFn) -> syn::Result<Vec<Param
                 kept.push(attr);
                 continue;
             }
-            let parsed = match &attr.meta {
-                syn::Meta::Path(_) => match &*arg.pat {
-                    Pat::Ident(ident) => {
-                        Ok(ident.ident.to_string().trim_start_matches("r#").to_owned())
-                    }
-                    other => Err(syn::Error::new_spanned(
-                        other,
-                        "name this path parameter: write `#[param(\"id\")]` when the argument is a pattern",
-                    )),
-                },
-                syn::Meta::List(list) => list
-                    .parse_args::<LitStr>()
-                    .map(|lit| lit.value())
-                    .map_err(|err| {
-                        syn::Error::new(
-                            err.span(),
-                            "write `#[param]`, or `#[param(\"name\")]` to name the path segment",
-                        )
-                    }),
-                syn::Meta::NameValue(nv) => Err(syn::Error::new_spanned(
-                    nv,
-                    "write `#[param]`, or `#[param(\"name\")]` to name the path segment",
-                )),
-            };
+            let parsed = param_name(&attr, &arg.pat);
             match parsed {
                 Ok(parsed) => name = Some(parsed),
                 Err(err) => {
@@ -108,6 +85,34 @@ pub(crate) fn take_param_attrs(method: &mut ImplItemFn) -> syn::Result<Vec<Param
     match first_error {
         Some(err) => Err(err),
         None => Ok(names),
+    }
+}
+
+/// The path segment a `#[param]` attribute names: the argument's own name
+/// (`pat`), or the one `#[param("name")]` writes.
+fn param_name(attr: &syn::Attribute, pat: &Pat) -> syn::Result<String> {
+    match &attr.meta {
+        syn::Meta::Path(_) => match pat {
+            Pat::Ident(ident) => Ok(ident.ident.to_string().trim_start_matches("r#").to_owned()),
+            other => Err(syn::Error::new_spanned(
+                other,
+                "name this path parameter: write `#[param(\"id\")]` when the argument is a pattern",
+            )),
+        },
+        syn::Meta::List(list) => {
+            list.parse_args::<LitStr>()
+                .map(|lit| lit.value())
+                .map_err(|err| {
+                    syn::Error::new(
+                        err.span(),
+                        "write `#[param]`, or `#[param(\"name\")]` to name the path segment",
+                    )
+                })
+        }
+        syn::Meta::NameValue(nv) => Err(syn::Error::new_spanned(
+            nv,
+            "write `#[param]`, or `#[param(\"name\")]` to name the path segment",
+        )),
     }
 }
 

@@ -94,21 +94,7 @@ impl Tags {
             .unwrap_or_default();
         let span = meta.path.span();
         match key.as_str() {
-            "format" => {
-                let lit: LitStr = meta.value()?.parse()?;
-                let name = lit.value();
-                let Some((_, variant)) = FORMATS.iter().find(|(known, _)| *known == name) else {
-                    let known: Vec<&str> = FORMATS.iter().map(|(known, _)| *known).collect();
-                    return Err(syn::Error::new(
-                        lit.span(),
-                        format!(
-                            "unknown format `{name}`; known formats: {}",
-                            known.join(", ")
-                        ),
-                    ));
-                };
-                self.format = Some((syn::Ident::new(variant, lit.span()), lit.span()));
-            }
+            "format" => self.format = Some(format(meta)?),
             "min_length" => self.min_length = Some((count(meta)?, span)),
             "max_length" => self.max_length = Some((count(meta)?, span)),
             "pattern" => {
@@ -120,30 +106,13 @@ impl Tags {
             "maximum" => self.maximum = Some((number(meta)?, span)),
             "exclusive_minimum" => self.exclusive_minimum = Some((number(meta)?, span)),
             "exclusive_maximum" => self.exclusive_maximum = Some((number(meta)?, span)),
-            "multiple_of" => {
-                let value = number(meta)?;
-                if value <= 0.0 {
-                    return Err(syn::Error::new(
-                        span,
-                        "`multiple_of` must be greater than 0",
-                    ));
-                }
-                self.multiple_of = Some((value, span));
-            }
+            "multiple_of" => self.multiple_of = Some((multiple_of(meta)?, span)),
             "min_items" => self.min_items = Some((count(meta)?, span)),
             "max_items" => self.max_items = Some((count(meta)?, span)),
             "unique_items" => self.unique_items = Some(span),
             "max_size" => self.max_size = Some((count(meta)?, span)),
             "accept" => self.accept = Some((media_types(meta)?, span)),
-            "items" => {
-                let mut items = Tags {
-                    span: Some(span),
-                    ..Tags::default()
-                };
-                meta.parse_nested_meta(|inner| items.entry(&inner))?;
-                items.check_consistency()?;
-                self.items = Some(Box::new(items));
-            }
+            "items" => self.items = Some(Box::new(Tags::items(meta, span)?)),
             "default" => self.default = Some(literal(meta)?),
             "example" => self.example = Some(literal(meta)?),
             "check" => self.check = Some(meta.value()?.parse()?),
@@ -159,6 +128,17 @@ impl Tags {
             }
         }
         Ok(())
+    }
+
+    /// `items(...)`: the tags of an array's items.
+    fn items(meta: &ParseNestedMeta<'_>, span: Span) -> syn::Result<Tags> {
+        let mut items = Tags {
+            span: Some(span),
+            ..Tags::default()
+        };
+        meta.parse_nested_meta(|inner| items.entry(&inner))?;
+        items.check_consistency()?;
+        Ok(items)
     }
 
     fn check_consistency(&self) -> syn::Result<()> {
@@ -258,41 +238,12 @@ impl Tags {
                 ));
             }
             if let Some((step, step_span)) = self.multiple_of {
-                let fits = |value: f64| {
-                    (if low_open { value > low } else { value >= low })
-                        && (if high_open {
-                            value < high
-                        } else {
-                            value <= high
-                        })
-                };
-                let (first, last) = ((low / step).ceil(), (high / step).floor());
-                // Past an exclusive bound the nearest multiple moves one
-                // step in; more than a few steps apart, some multiple fits.
-                // A bound that is itself a multiple, as the check reads it
-                // (allowing for binary fractions: 0.3 is a multiple of 0.1).
-                let multiple = |value: f64| {
-                    let quotient = value / step;
-                    (quotient - quotient.round()).abs() <= 1e-9 * quotient.round().abs().max(1.0)
-                };
-                let any = last - first > 4.0
-                    || [first, first + 1.0, last - 1.0, last]
-                        .into_iter()
-                        .any(|k| k >= first && k <= last && fits(k * step))
-                    || [low, high]
-                        .into_iter()
-                        .any(|bound| fits(bound) && multiple(bound));
-                if !any {
-                    return Err(syn::Error::new(
-                        step_span,
-                        format!(
-                            "no multiple of {step} is within `{low_name} = {low}` and \
-                             `{high_name} = {high}`, so no value fits; widen the bounds to \
-                             include one, or choose a `multiple_of` that divides a value \
-                             between them"
-                        ),
-                    ));
-                }
+                let bound = |value, open, name| Bound { value, open, name };
+                no_multiple_between(
+                    (step, step_span),
+                    bound(low, low_open, &low_name),
+                    bound(high, high_open, &high_name),
+                )?;
             }
         }
         Ok(())
@@ -305,6 +256,17 @@ impl Tags {
         value: &TokenStream,
         element: Option<&syn::Type>,
     ) -> Vec<TokenStream> {
+        let mut checks = self.string_checks(value);
+        checks.extend(self.number_checks(value));
+        checks.extend(self.collection_checks(value, element));
+        if let Some(check) = &self.check {
+            checks.push(quote_spanned! {check.span()=> ::framework::__private::tags::custom(#value, #check) });
+        }
+        checks
+    }
+
+    /// The checks of a string's tags.
+    fn string_checks(&self, value: &TokenStream) -> Vec<TokenStream> {
         let mut checks = Vec::new();
         if let Some((variant, span)) = &self.format {
             checks.push(quote_spanned! {*span=> ::framework::__private::tags::format(#value, ::framework::__private::Format::#variant) });
@@ -326,6 +288,12 @@ impl Tags {
                 ::framework::__private::tags::pattern(#value, &__PATTERN)
             }});
         }
+        checks
+    }
+
+    /// The checks of a number's bounds.
+    fn number_checks(&self, value: &TokenStream) -> Vec<TokenStream> {
+        let mut checks = Vec::new();
         if self.has_bounds() {
             let span = [
                 self.minimum,
@@ -351,6 +319,17 @@ impl Tags {
                 );
             }
         }
+        checks
+    }
+
+    /// The checks of an array's, a set's or a file's tags, and of its
+    /// items' own.
+    fn collection_checks(
+        &self,
+        value: &TokenStream,
+        element: Option<&syn::Type>,
+    ) -> Vec<TokenStream> {
+        let mut checks = Vec::new();
         if let Some((n, span)) = self.min_items {
             checks
                 .push(quote_spanned! {span=> ::framework::__private::tags::min_items(#value, #n) });
@@ -379,9 +358,6 @@ impl Tags {
             let inner = super::field::peeled_check(&item, element, items);
             let span = items.span.unwrap_or_else(Span::call_site);
             checks.push(quote_spanned! {span=> ::framework::__private::tags::all_items(#value, |#item| #inner) });
-        }
-        if let Some(check) = &self.check {
-            checks.push(quote_spanned! {check.span()=> ::framework::__private::tags::custom(#value, #check) });
         }
         checks
     }
@@ -463,6 +439,103 @@ impl Tags {
         }
         out
     }
+}
+
+/// `format = ".."`: one of [`FORMATS`], as the `Format` variant to name.
+fn format(meta: &ParseNestedMeta<'_>) -> syn::Result<(syn::Ident, Span)> {
+    let lit: LitStr = meta.value()?.parse()?;
+    let name = lit.value();
+    let Some((_, variant)) = FORMATS.iter().find(|(known, _)| *known == name) else {
+        let known: Vec<&str> = FORMATS.iter().map(|(known, _)| *known).collect();
+        return Err(syn::Error::new(
+            lit.span(),
+            format!(
+                "unknown format `{name}`; known formats: {}",
+                known.join(", ")
+            ),
+        ));
+    };
+    Ok((syn::Ident::new(variant, lit.span()), lit.span()))
+}
+
+/// `multiple_of = n`, `n` above 0.
+fn multiple_of(meta: &ParseNestedMeta<'_>) -> syn::Result<f64> {
+    let value = number(meta)?;
+    if value <= 0.0 {
+        return Err(syn::Error::new(
+            meta.path.span(),
+            "`multiple_of` must be greater than 0",
+        ));
+    }
+    Ok(value)
+}
+
+/// One bound of a number, as the tags write it.
+struct Bound<'a> {
+    value: f64,
+    /// Whether the bound is exclusive.
+    open: bool,
+    /// The tag's name: `minimum`, `exclusive_maximum`, ..
+    name: &'a str,
+}
+
+impl Bound<'_> {
+    /// Whether `value` is on the allowed side of this lower bound.
+    fn below(&self, value: f64) -> bool {
+        if self.open {
+            value > self.value
+        } else {
+            value >= self.value
+        }
+    }
+
+    /// Whether `value` is on the allowed side of this upper bound.
+    fn above(&self, value: f64) -> bool {
+        if self.open {
+            value < self.value
+        } else {
+            value <= self.value
+        }
+    }
+}
+
+/// Refuses a `multiple_of = step` of which no multiple lies between `low`
+/// and `high`, at the `multiple_of` tag.
+fn no_multiple_between(
+    (step, span): (f64, Span),
+    low: Bound<'_>,
+    high: Bound<'_>,
+) -> syn::Result<()> {
+    let fits = |value: f64| low.below(value) && high.above(value);
+    let (first, last) = ((low.value / step).ceil(), (high.value / step).floor());
+    // Past an exclusive bound the nearest multiple moves one step in; more
+    // than a few steps apart, some multiple fits. A bound that is itself a
+    // multiple, as the check reads it (allowing for binary fractions: 0.3
+    // is a multiple of 0.1).
+    let multiple = |value: f64| {
+        let quotient = value / step;
+        (quotient - quotient.round()).abs() <= 1e-9 * quotient.round().abs().max(1.0)
+    };
+    let any = last - first > 4.0
+        || [first, first + 1.0, last - 1.0, last]
+            .into_iter()
+            .any(|k| k >= first && k <= last && fits(k * step))
+        || [low.value, high.value]
+            .into_iter()
+            .any(|bound| fits(bound) && multiple(bound));
+    if any {
+        return Ok(());
+    }
+    let (low_name, low, high_name, high) = (low.name, low.value, high.name, high.value);
+    Err(syn::Error::new(
+        span,
+        format!(
+            "no multiple of {step} is within `{low_name} = {low}` and \
+             `{high_name} = {high}`, so no value fits; widen the bounds to \
+             include one, or choose a `multiple_of` that divides a value \
+             between them"
+        ),
+    ))
 }
 
 fn count(meta: &ParseNestedMeta<'_>) -> syn::Result<u64> {
