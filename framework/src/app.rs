@@ -313,15 +313,7 @@ impl AppBuilder {
     /// ```
     pub fn build(mut self) -> Result<App, BuildError> {
         self.check_states()?;
-        self.shared.origins = self.cross_origin.prepare(
-            self.endpoints
-                .iter()
-                .filter(|endpoint| !endpoint.builtin)
-                .map(|endpoint| endpoint.meta),
-        )?;
-        for endpoint in &mut self.endpoints {
-            endpoint.checks_origin = !endpoint.builtin && self.cross_origin.checks(endpoint.meta);
-        }
+        self.prepare_cross_origin()?;
         let pages = match &self.html_headers {
             Some(headers) => Some(
                 headers
@@ -335,21 +327,8 @@ impl AppBuilder {
             .take()
             .unwrap_or_else(|| OpenApiDocument::new("API", "0.1.0"))
             .routes(self.endpoints.iter().map(|endpoint| endpoint.meta));
-        let name_prefix = self
-            .name_prefix
-            .clone()
-            .map_err(|message| BuildError::InvalidNamePrefix { message })?;
-        let cross_origin = &self.cross_origin;
-        let manifest = document.manifest_answering(
-            self.errors.as_deref(),
-            &name_prefix,
-            &|meta, refused| {
-                (*refused == refusal::CROSS_ORIGIN_REQUEST && !cross_origin.checks(meta))
-                    || (*refused == refusal::CROSS_ORIGIN_WEBSOCKET
-                        && !cross_origin.checks_websockets())
-            },
-        )?;
-        let docs = if self.serve_docs {
+        let manifest = self.manifest(&document)?;
+        let docs = self.serve_docs.then(|| {
             // The model holds only strings, numbers, maps and arrays.
             let json = document
                 .from_manifest(&manifest)
@@ -357,31 +336,14 @@ impl AppBuilder {
                 .unwrap_or_default();
             let docs = Docs::new(json);
             self.add_docs(&docs);
-            Some(docs)
-        } else {
-            None
-        };
+            docs
+        });
         if let Some(health) = self.health.take() {
             self.add_health(health);
         }
         #[cfg(feature = "metrics")]
         let metrics_at = self.add_metrics_route();
-        for endpoint in &mut self.endpoints {
-            endpoint.operation = if endpoint.builtin {
-                endpoint.meta.handler.to_owned()
-            } else {
-                manifest
-                    .routes
-                    .iter()
-                    .find(|route| {
-                        route.method == endpoint.meta.method && route.path == endpoint.meta.path
-                    })
-                    .map_or_else(
-                        || endpoint.meta.qualified_name(),
-                        |route| route.operation_id.clone(),
-                    )
-            };
-        }
+        self.name_operations(&manifest);
         let router = Router::build(self.endpoints.iter().map(|endpoint| endpoint.meta))?;
         #[cfg(feature = "metrics")]
         let metrics = self.build_metrics(metrics_at);
@@ -399,6 +361,63 @@ impl AppBuilder {
                 answers: AnswerRules::new(self.errors, pages),
             }),
         })
+    }
+
+    /// Checks the cross-origin settings against the routes and marks the
+    /// endpoints whose requests are checked.
+    fn prepare_cross_origin(&mut self) -> Result<(), BuildError> {
+        self.shared.origins = self.cross_origin.prepare(
+            self.endpoints
+                .iter()
+                .filter(|endpoint| !endpoint.builtin)
+                .map(|endpoint| endpoint.meta),
+        )?;
+        for endpoint in &mut self.endpoints {
+            endpoint.checks_origin = !endpoint.builtin && self.cross_origin.checks(endpoint.meta);
+        }
+        Ok(())
+    }
+
+    /// The app's manifest: `document`'s routes, answered as the app's error
+    /// contract says, without the cross-origin refusals the app never
+    /// answers, named under the app's name prefix.
+    fn manifest(&self, document: &OpenApiDocument) -> Result<ApiManifest, BuildError> {
+        let name_prefix = self
+            .name_prefix
+            .clone()
+            .map_err(|message| BuildError::InvalidNamePrefix { message })?;
+        let cross_origin = &self.cross_origin;
+        let manifest = document.manifest_answering(
+            self.errors.as_deref(),
+            &name_prefix,
+            &|meta, refused| {
+                (*refused == refusal::CROSS_ORIGIN_REQUEST && !cross_origin.checks(meta))
+                    || (*refused == refusal::CROSS_ORIGIN_WEBSOCKET
+                        && !cross_origin.checks_websockets())
+            },
+        )?;
+        Ok(manifest)
+    }
+
+    /// Each endpoint's operation, as traces name it: the manifest's
+    /// operation id of its route (a built-in route's handler name).
+    fn name_operations(&mut self, manifest: &ApiManifest) {
+        for endpoint in &mut self.endpoints {
+            endpoint.operation = if endpoint.builtin {
+                endpoint.meta.handler.to_owned()
+            } else {
+                manifest
+                    .routes
+                    .iter()
+                    .find(|route| {
+                        route.method == endpoint.meta.method && route.path == endpoint.meta.path
+                    })
+                    .map_or_else(
+                        || endpoint.meta.qualified_name(),
+                        |route| route.operation_id.clone(),
+                    )
+            };
+        }
     }
 
     /// Refuses a route one of whose inputs reads app state the app was not

@@ -3,7 +3,10 @@
 
 use std::fmt::Write;
 
-use super::{Bounds, F32_RANGE, NumberFormat, Registry, Schema, TypeKind};
+use super::{
+    ArraySchema, Bounds, F32_RANGE, FileSchema, NumberFormat, NumberSchema, Registry, Schema,
+    StringSchema, TypeKind,
+};
 
 /// The type expression of `schema`.
 pub(crate) fn expected(schema: &Schema, registry: &Registry) -> String {
@@ -21,64 +24,10 @@ fn write_expected(out: &mut String, schema: &Schema, registry: &Registry) {
             let _ = write!(out, "number & Type<\"{}\">", int.format.name());
             write_bounds(out, &int.bounds);
         }
-        Schema::Number(number) => {
-            out.push_str("number");
-            let mut bounds = number.bounds;
-            if number.format == NumberFormat::Float {
-                // typia's `Type<"float">` says the range.
-                out.push_str(" & Type<\"float\">");
-                if bounds.minimum == Some(F32_RANGE.0) {
-                    bounds.minimum = None;
-                }
-                if bounds.maximum == Some(F32_RANGE.1) {
-                    bounds.maximum = None;
-                }
-            }
-            write_bounds(out, &bounds);
-        }
-        Schema::String(string) => {
-            out.push_str("string");
-            if let Some(format) = string.format {
-                let _ = write!(out, " & Format<\"{}\">", format.name());
-            }
-            if let Some(n) = string.min_length {
-                let _ = write!(out, " & MinLength<{n}>");
-            }
-            if let Some(n) = string.max_length {
-                let _ = write!(out, " & MaxLength<{n}>");
-            }
-            if let Some(pattern) = &string.pattern {
-                let _ = write!(
-                    out,
-                    " & Pattern<{}>",
-                    serde_json::Value::from(pattern.as_str())
-                );
-            }
-        }
-        Schema::Array(array) => {
-            out.push_str("Array<");
-            write_expected(out, &array.items, registry);
-            out.push('>');
-            if let Some(n) = array.min_items {
-                let _ = write!(out, " & MinItems<{n}>");
-            }
-            if let Some(n) = array.max_items {
-                let _ = write!(out, " & MaxItems<{n}>");
-            }
-            if array.unique_items {
-                out.push_str(" & UniqueItems");
-            }
-        }
-        Schema::File(file) => {
-            out.push_str("File");
-            if let Some(n) = file.max_size {
-                let _ = write!(out, " & MaxSize<{n}>");
-            }
-            if !file.accept.is_empty() {
-                let list = serde_json::Value::from(file.accept.join(", "));
-                let _ = write!(out, " & Accept<{list}>");
-            }
-        }
+        Schema::Number(number) => write_number(out, number),
+        Schema::String(string) => write_string(out, string),
+        Schema::Array(array) => write_array(out, array, registry),
+        Schema::File(file) => write_file(out, file),
         Schema::Map(values) => {
             out.push_str("Record<string, ");
             write_expected(out, values, registry);
@@ -105,6 +54,68 @@ fn write_expected(out: &mut String, schema: &Schema, registry: &Registry) {
                 TypeKind::Object(_) | TypeKind::Union(_) => out.push_str(&def.name),
             }
         }
+    }
+}
+
+fn write_number(out: &mut String, number: &NumberSchema) {
+    out.push_str("number");
+    let mut bounds = number.bounds;
+    if number.format == NumberFormat::Float {
+        // typia's `Type<"float">` says the range.
+        out.push_str(" & Type<\"float\">");
+        if bounds.minimum == Some(F32_RANGE.0) {
+            bounds.minimum = None;
+        }
+        if bounds.maximum == Some(F32_RANGE.1) {
+            bounds.maximum = None;
+        }
+    }
+    write_bounds(out, &bounds);
+}
+
+fn write_string(out: &mut String, string: &StringSchema) {
+    out.push_str("string");
+    if let Some(format) = string.format {
+        let _ = write!(out, " & Format<\"{}\">", format.name());
+    }
+    if let Some(n) = string.min_length {
+        let _ = write!(out, " & MinLength<{n}>");
+    }
+    if let Some(n) = string.max_length {
+        let _ = write!(out, " & MaxLength<{n}>");
+    }
+    if let Some(pattern) = &string.pattern {
+        let _ = write!(
+            out,
+            " & Pattern<{}>",
+            serde_json::Value::from(pattern.as_str())
+        );
+    }
+}
+
+fn write_array(out: &mut String, array: &ArraySchema, registry: &Registry) {
+    out.push_str("Array<");
+    write_expected(out, &array.items, registry);
+    out.push('>');
+    if let Some(n) = array.min_items {
+        let _ = write!(out, " & MinItems<{n}>");
+    }
+    if let Some(n) = array.max_items {
+        let _ = write!(out, " & MaxItems<{n}>");
+    }
+    if array.unique_items {
+        out.push_str(" & UniqueItems");
+    }
+}
+
+fn write_file(out: &mut String, file: &FileSchema) {
+    out.push_str("File");
+    if let Some(n) = file.max_size {
+        let _ = write!(out, " & MaxSize<{n}>");
+    }
+    if !file.accept.is_empty() {
+        let list = serde_json::Value::from(file.accept.join(", "));
+        let _ = write!(out, " & Accept<{list}>");
     }
 }
 
