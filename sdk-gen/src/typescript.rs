@@ -6,8 +6,8 @@ use askama::Template;
 use framework::manifest::SecurityKindManifest;
 use framework::random_value;
 use framework::schema::{
-    Bounds, DefId, FieldDef, IntegerFormat, ObjectDef, Registry, Schema, TypeKind, UnionRepr,
-    VariantKind, type_label,
+    Bounds, DefId, FieldDef, IntegerFormat, IntegerSchema, ObjectDef, Registry, Schema,
+    StringSchema, TypeKind, UnionRepr, VariantKind, type_label,
 };
 use rand::{SeedableRng, rngs::StdRng};
 use serde_json::{Map, Value, json};
@@ -409,27 +409,13 @@ impl TypeScript<'_, '_> {
             Schema::Any => put("k", "any".into()),
             Schema::Null => put("k", "null".into()),
             Schema::Boolean => put("k", "boolean".into()),
-            Schema::Integer(int) => {
-                put("k", "integer".into());
-                put("f", int.format.name().into());
-                let (min, max) = int.format.range();
-                put("lo", json!(min as f64));
-                put("hi", json!(max as f64));
-                put_bounds(&mut put, &int.bounds);
-                if matches!(int.format, IntegerFormat::Int64 | IntegerFormat::Uint64) {
-                    put("wide", true.into());
-                }
-            }
+            Schema::Integer(int) => put_integer(&mut put, int),
             Schema::Number(number) => {
                 put("k", "number".into());
                 put_bounds(&mut put, &number.bounds);
             }
             Schema::String(string) => {
-                put("k", "string".into());
-                put("format", json!(string.format.map(|format| format.name())));
-                put("minLength", json!(string.min_length));
-                put("maxLength", json!(string.max_length));
-                put("pattern", json!(string.pattern));
+                put_string(&mut put, string);
                 match draw::string_draw(string) {
                     draw::StringDraw::Tree(tree) => put("draw", tree),
                     draw::StringDraw::PerCall => {}
@@ -519,6 +505,29 @@ impl TypeScript<'_, '_> {
 }
 
 /// `1` for 1.0, `0.5` for 0.5.
+/// An integer's entries in the runtime's schema: its format, the format's
+/// range, its bounds, and whether it is wider than a JS number is exact.
+fn put_integer(put: &mut impl FnMut(&str, Value), int: &IntegerSchema) {
+    put("k", "integer".into());
+    put("f", int.format.name().into());
+    let (min, max) = int.format.range();
+    put("lo", json!(min as f64));
+    put("hi", json!(max as f64));
+    put_bounds(put, &int.bounds);
+    if matches!(int.format, IntegerFormat::Int64 | IntegerFormat::Uint64) {
+        put("wide", true.into());
+    }
+}
+
+/// A string's entries in the runtime's schema, but how values are drawn.
+fn put_string(put: &mut impl FnMut(&str, Value), string: &StringSchema) {
+    put("k", "string".into());
+    put("format", json!(string.format.map(|format| format.name())));
+    put("minLength", json!(string.min_length));
+    put("maxLength", json!(string.max_length));
+    put("pattern", json!(string.pattern));
+}
+
 fn put_bounds(put: &mut impl FnMut(&str, Value), bounds: &Bounds) {
     put("min", json!(bounds.minimum));
     put("max", json!(bounds.maximum));
