@@ -381,35 +381,39 @@ impl RustGen<'_, '_> {
             });
         }
         if !route.errors.is_empty() || !route.security.is_empty() {
-            doc.push_str("\n\n# Errors\n");
-            if !route.security.is_empty() {
-                doc.push_str(
-                    "- [`Error::MissingCredential`] before sending, without the credential\n",
-                );
-            }
-            // With the app's own error contract, its body is `Error::body`.
-            let body = if self.model.error_body().is_some() {
-                " ([`ErrorBody`])"
-            } else {
-                ""
-            };
-            for error in &route.errors {
-                doc.push_str(&format!(
-                    "- [`Error::Api`] {}{body}: {}\n",
-                    error.status, error.description
-                ));
-            }
-            if route.websocket.is_some() {
-                doc.push_str(
-                    "- [`Error::UnexpectedStatus`], [`Error::WebSocket`], [`Error::Transport`] otherwise",
-                );
-            } else {
-                doc.push_str(
-                    "- [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise",
-                );
-            }
+            doc.push_str(&self.errors_doc(route));
         }
         Ok(doc)
+    }
+
+    /// The `# Errors` section of a method's doc.
+    fn errors_doc(&self, route: &RouteManifest) -> String {
+        let mut doc = String::from("\n\n# Errors\n");
+        if !route.security.is_empty() {
+            doc.push_str("- [`Error::MissingCredential`] before sending, without the credential\n");
+        }
+        // With the app's own error contract, its body is `Error::body`.
+        let body = if self.model.error_body().is_some() {
+            " ([`ErrorBody`])"
+        } else {
+            ""
+        };
+        for error in &route.errors {
+            doc.push_str(&format!(
+                "- [`Error::Api`] {}{body}: {}\n",
+                error.status, error.description
+            ));
+        }
+        if route.websocket.is_some() {
+            doc.push_str(
+                "- [`Error::UnexpectedStatus`], [`Error::WebSocket`], [`Error::Transport`] otherwise",
+            );
+        } else {
+            doc.push_str(
+                "- [`Error::UnexpectedStatus`], [`Error::InvalidBody`], [`Error::Transport`] otherwise",
+            );
+        }
+        doc
     }
 }
 
