@@ -48,55 +48,15 @@ pub(crate) fn generate(
     let root = model.namespaces()?;
     let mut groups = Vec::new();
     rust.groups(&root, &mut Vec::new(), &mut groups)?;
-    let answer_enums = groups
-        .iter()
-        .flat_map(|group| &group.methods)
-        .map(|method| method.answer_enum.as_str())
-        .collect::<String>();
-    let Needs {
-        events,
-        websocket,
-        multipart,
-    } = needs(model, &groups);
-    let error_body = model.error_body().map(|schema| rust.type_of(schema, None));
-    let lib = Lib {
-        error_alias: error_body.clone().filter(|body| body != "ErrorBody"),
-        error_body: error_body.is_some(),
-        crate_name: &options.package.replace('-', "_"),
-        title: &manifest.title,
-        version: &manifest.version,
-        description: manifest.description.as_deref().unwrap_or_default(),
-        schemes: schemes(model),
-        groups,
-        answer_enums,
-        events,
-        websocket,
-        multipart,
-    }
-    .render()?;
+    let needs = needs(model, &groups);
+    let lib = lib_rs(&rust, options, groups, &needs)?;
     let types = Types {
         title: &manifest.title,
         decls: rust.declarations()?,
     }
     .render()?;
-    let cargo_toml = CargoToml {
-        package: &options.package,
-        version: &manifest.version,
-        // A JSON string is a valid TOML basic string.
-        description: &serde_json::Value::from(format!("Client SDK of {}", manifest.title))
-            .to_string(),
-        events,
-        websocket,
-        multipart,
-        chrono: options.chrono,
-    };
     Ok(vec![
-        GeneratedFile {
-            path: "Cargo.toml".into(),
-            contents: cargo_toml
-                .render()
-                .map(crate::typescript::with_final_newline)?,
-        },
+        cargo_toml(model, options, &needs)?,
         GeneratedFile {
             path: "src/lib.rs".into(),
             contents: rustfmt(&lib)?,
@@ -108,6 +68,65 @@ pub(crate) fn generate(
         shared("shape.rs", framework::__private::SHAPE_RS),
         shared("presence.rs", framework::__private::PRESENCE_RS),
     ])
+}
+
+/// `src/lib.rs`, before rustfmt: the client, its methods in `groups`, and
+/// what the crate `needs` written.
+fn lib_rs(
+    rust: &RustGen<'_, '_>,
+    options: &RustOptions,
+    groups: Vec<Group>,
+    needs: &Needs,
+) -> Result<String, GenerateError> {
+    let model = rust.model;
+    let manifest = model.manifest;
+    let answer_enums = groups
+        .iter()
+        .flat_map(|group| &group.methods)
+        .map(|method| method.answer_enum.as_str())
+        .collect::<String>();
+    let error_body = model.error_body().map(|schema| rust.type_of(schema, None));
+    let lib = Lib {
+        error_alias: error_body.clone().filter(|body| body != "ErrorBody"),
+        error_body: error_body.is_some(),
+        crate_name: &options.package.replace('-', "_"),
+        title: &manifest.title,
+        version: &manifest.version,
+        description: manifest.description.as_deref().unwrap_or_default(),
+        schemes: schemes(model),
+        groups,
+        answer_enums,
+        events: needs.events,
+        websocket: needs.websocket,
+        multipart: needs.multipart,
+    };
+    Ok(lib.render()?)
+}
+
+/// The crate's `Cargo.toml`, with the dependencies it `needs`.
+fn cargo_toml(
+    model: &Model<'_>,
+    options: &RustOptions,
+    needs: &Needs,
+) -> Result<GeneratedFile, GenerateError> {
+    let manifest = model.manifest;
+    let cargo_toml = CargoToml {
+        package: &options.package,
+        version: &manifest.version,
+        // A JSON string is a valid TOML basic string.
+        description: &serde_json::Value::from(format!("Client SDK of {}", manifest.title))
+            .to_string(),
+        events: needs.events,
+        websocket: needs.websocket,
+        multipart: needs.multipart,
+        chrono: options.chrono,
+    };
+    Ok(GeneratedFile {
+        path: "Cargo.toml".into(),
+        contents: cargo_toml
+            .render()
+            .map(crate::typescript::with_final_newline)?,
+    })
 }
 
 /// What the crate needs beyond reqwest and serde.
