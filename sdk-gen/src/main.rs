@@ -65,6 +65,49 @@ fn run(args: &Args) -> Result<ExitCode, String> {
     let config = Config::from_workspace(&cwd).map_err(|err| err.to_string())?;
     let manifest = read_manifest(args, &config)?;
 
+    let Chosen {
+        typescript,
+        rust,
+        targets,
+    } = choose(args, &config)?;
+    let sdks = sdk_gen::generate(&manifest, &targets).map_err(|err| err.to_string())?;
+    let mut drifted = false;
+    for sdk in &sdks {
+        let dir = match sdk.dir_name {
+            "typescript" => typescript.as_ref().map(|(dir, _)| dir),
+            _ => rust.as_ref().map(|(dir, _)| dir),
+        };
+        let Some(dir) = dir else { continue };
+        if args.check {
+            drifted |= check(dir, sdk)?;
+        } else {
+            sdk_gen::write(dir, &sdk.files).map_err(|err| format!("{}: {err}", dir.display()))?;
+            eprintln!(
+                "sdk-gen: {} SDK in {} ({} files)",
+                sdk.dir_name,
+                dir.display(),
+                sdk.files.len()
+            );
+        }
+    }
+    if drifted {
+        eprintln!("sdk-gen: the SDKs are out of date; run `cargo run -p sdk-gen` and commit them");
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The SDKs to generate: each one's folder and package, and the options
+/// the generator takes.
+struct Chosen {
+    typescript: Option<(PathBuf, String)>,
+    rust: Option<(PathBuf, String)>,
+    targets: Targets,
+}
+
+/// The SDKs `args` and the workspace's configuration ask for; at least
+/// one.
+fn choose(args: &Args, config: &Config) -> Result<Chosen, String> {
     let typescript = target(
         args.no_typescript,
         &args.typescript_out,
@@ -101,36 +144,22 @@ fn run(args: &Args) -> Result<ExitCode, String> {
             chrono,
         }),
     };
-    let sdks = sdk_gen::generate(&manifest, &targets).map_err(|err| err.to_string())?;
-    let mut drifted = false;
-    for sdk in &sdks {
-        let dir = match sdk.dir_name {
-            "typescript" => typescript.as_ref().map(|(dir, _)| dir),
-            _ => rust.as_ref().map(|(dir, _)| dir),
-        };
-        let Some(dir) = dir else { continue };
-        if args.check {
-            let drifts = sdk_gen::check(dir, &sdk.files)
-                .map_err(|err| format!("{}: {err}", dir.display()))?;
-            for drift in &drifts {
-                eprintln!("{}: {drift}", dir.display());
-            }
-            drifted |= !drifts.is_empty();
-        } else {
-            sdk_gen::write(dir, &sdk.files).map_err(|err| format!("{}: {err}", dir.display()))?;
-            eprintln!(
-                "sdk-gen: {} SDK in {} ({} files)",
-                sdk.dir_name,
-                dir.display(),
-                sdk.files.len()
-            );
-        }
+    Ok(Chosen {
+        typescript,
+        rust,
+        targets,
+    })
+}
+
+/// Compares `sdk` with what `dir` holds, printing each difference;
+/// whether there is any.
+fn check(dir: &Path, sdk: &sdk_gen::Sdk) -> Result<bool, String> {
+    let drifts =
+        sdk_gen::check(dir, &sdk.files).map_err(|err| format!("{}: {err}", dir.display()))?;
+    for drift in &drifts {
+        eprintln!("{}: {drift}", dir.display());
     }
-    if drifted {
-        eprintln!("sdk-gen: the SDKs are out of date; run `cargo run -p sdk-gen` and commit them");
-        return Ok(ExitCode::FAILURE);
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(!drifts.is_empty())
 }
 
 /// The folder and package of one SDK, flags over configuration.
