@@ -10,8 +10,8 @@ use super::{check::canonical, shape::whole_number};
 use crate::{
     error::ValidationIssue,
     schema::{
-        self, ArraySchema, FieldDef, IntegerSchema, ObjectDef, Registry, Schema, StringSchema,
-        TypeKind, UnionDef, UnionRepr, VariantKind, expected,
+        self, ArraySchema, DefId, FieldDef, IntegerSchema, ObjectDef, Registry, Schema,
+        StringSchema, TypeKind, UnionDef, UnionRepr, VariantKind, expected,
     },
 };
 
@@ -120,34 +120,41 @@ impl<'a> Report<'a> {
                 }
                 None => self.issue(path, schema, Some(value)),
             },
-            Schema::Nullable(inner) => {
-                if !value.is_null() {
-                    let before = self.issues.len();
-                    self.value(value, inner, path);
-                    // A wrong type is reported against the whole `T | null`.
-                    if self.issues.len() == before + 1 && self.issues[before].path == *path {
-                        self.issues[before].expected = expected(schema, self.registry);
-                    }
+            Schema::Nullable(inner) => self.nullable(value, inner, schema, path),
+            Schema::Ref(id) => self.named(value, *id, schema, path),
+        }
+    }
+
+    /// A `T | null`: a value that is not `null` is a `T`, and a wrong type
+    /// is reported against the whole `T | null`.
+    fn nullable(&mut self, value: &Value, inner: &Schema, schema: &Schema, path: &mut String) {
+        if value.is_null() {
+            return;
+        }
+        let before = self.issues.len();
+        self.value(value, inner, path);
+        if self.issues.len() == before + 1 && self.issues[before].path == *path {
+            self.issues[before].expected = expected(schema, self.registry);
+        }
+    }
+
+    /// A value of the named type `id`: an object, a string enum or a union.
+    fn named(&mut self, value: &Value, id: DefId, schema: &Schema, path: &mut String) {
+        let def = self.registry.get(id);
+        match &def.kind {
+            TypeKind::Object(object) => match value.as_object() {
+                Some(map) => self.object(map, object, None, path),
+                None => self.issue(path, schema, Some(value)),
+            },
+            TypeKind::StringEnum(values) => {
+                let known = value
+                    .as_str()
+                    .is_some_and(|text| values.iter().any(|candidate| candidate.value == text));
+                if !known {
+                    self.issue(path, schema, Some(value));
                 }
             }
-            Schema::Ref(id) => {
-                let def = self.registry.get(*id);
-                match &def.kind {
-                    TypeKind::Object(object) => match value.as_object() {
-                        Some(map) => self.object(map, object, None, path),
-                        None => self.issue(path, schema, Some(value)),
-                    },
-                    TypeKind::StringEnum(values) => {
-                        let known = value.as_str().is_some_and(|text| {
-                            values.iter().any(|candidate| candidate.value == text)
-                        });
-                        if !known {
-                            self.issue(path, schema, Some(value));
-                        }
-                    }
-                    TypeKind::Union(union) => self.union(value, union, schema, path),
-                }
-            }
+            TypeKind::Union(union) => self.union(value, union, schema, path),
         }
     }
 
@@ -310,26 +317,7 @@ impl<'a> Report<'a> {
     fn union(&mut self, value: &Value, union: &UnionDef, schema: &Schema, path: &mut String) {
         let variant_named = |name: &str| union.variants.iter().find(|variant| variant.name == name);
         match &union.repr {
-            UnionRepr::External => {
-                let (name, content) = match value {
-                    Value::String(name) => (name.as_str(), None),
-                    Value::Object(map) if map.len() == 1 => match map.iter().next() {
-                        Some((name, content)) => (name.as_str(), Some(content)),
-                        None => ("", None),
-                    },
-                    _ => ("", None),
-                };
-                match (variant_named(name), content) {
-                    (Some(variant), None) if variant.kind == VariantKind::Unit => {}
-                    (Some(variant), Some(content)) if variant.kind != VariantKind::Unit => {
-                        let len = path.len();
-                        push_key(path, name);
-                        self.variant(content, &variant.kind, None, path);
-                        path.truncate(len);
-                    }
-                    _ => self.issue(path, schema, Some(value)),
-                }
-            }
+            UnionRepr::External => self.external(value, union, schema, path),
             UnionRepr::Internal { tag } => {
                 let Some(map) = value.as_object() else {
                     self.issue(path, schema, Some(value));
@@ -341,30 +329,7 @@ impl<'a> Report<'a> {
                 }
             }
             UnionRepr::Adjacent { tag, content } => {
-                let Some(map) = value.as_object() else {
-                    self.issue(path, schema, Some(value));
-                    return;
-                };
-                match map.get(tag).and_then(Value::as_str).and_then(variant_named) {
-                    Some(variant) => match (&variant.kind, map.get(content)) {
-                        (VariantKind::Unit, None | Some(Value::Null)) => {}
-                        (VariantKind::Unit, Some(inner)) => {
-                            // serde reads the content of a unit variant as `()`.
-                            let len = path.len();
-                            push_key(path, content);
-                            self.push(path, "null".to_owned(), Some(inner));
-                            path.truncate(len);
-                        }
-                        (kind, Some(inner)) => {
-                            let len = path.len();
-                            push_key(path, content);
-                            self.variant(inner, kind, None, path);
-                            path.truncate(len);
-                        }
-                        (_, None) => self.issue(path, schema, Some(value)),
-                    },
-                    None => self.issue(path, schema, Some(value)),
-                }
+                self.adjacent(value, union, (tag, content), schema, path);
             }
             UnionRepr::Untagged => {
                 let fits = union.variants.iter().any(|variant| {
@@ -377,6 +342,69 @@ impl<'a> Report<'a> {
                     self.issue(path, schema, Some(value));
                 }
             }
+        }
+    }
+
+    /// An externally tagged variant: its name, or `{ name: content }`.
+    fn external(&mut self, value: &Value, union: &UnionDef, schema: &Schema, path: &mut String) {
+        let (name, content) = match value {
+            Value::String(name) => (name.as_str(), None),
+            Value::Object(map) if map.len() == 1 => match map.iter().next() {
+                Some((name, content)) => (name.as_str(), Some(content)),
+                None => ("", None),
+            },
+            _ => ("", None),
+        };
+        let variant = union.variants.iter().find(|variant| variant.name == name);
+        match (variant, content) {
+            (Some(variant), None) if variant.kind == VariantKind::Unit => {}
+            (Some(variant), Some(content)) if variant.kind != VariantKind::Unit => {
+                let len = path.len();
+                push_key(path, name);
+                self.variant(content, &variant.kind, None, path);
+                path.truncate(len);
+            }
+            _ => self.issue(path, schema, Some(value)),
+        }
+    }
+
+    /// An adjacently tagged variant: `{ tag: name, content: .. }`.
+    fn adjacent(
+        &mut self,
+        value: &Value,
+        union: &UnionDef,
+        (tag, content): (&str, &str),
+        schema: &Schema,
+        path: &mut String,
+    ) {
+        let Some(map) = value.as_object() else {
+            self.issue(path, schema, Some(value));
+            return;
+        };
+        let named = map
+            .get(tag)
+            .and_then(Value::as_str)
+            .and_then(|name| union.variants.iter().find(|variant| variant.name == name));
+        let Some(variant) = named else {
+            self.issue(path, schema, Some(value));
+            return;
+        };
+        match (&variant.kind, map.get(content)) {
+            (VariantKind::Unit, None | Some(Value::Null)) => {}
+            (VariantKind::Unit, Some(inner)) => {
+                // serde reads the content of a unit variant as `()`.
+                let len = path.len();
+                push_key(path, content);
+                self.push(path, "null".to_owned(), Some(inner));
+                path.truncate(len);
+            }
+            (kind, Some(inner)) => {
+                let len = path.len();
+                push_key(path, content);
+                self.variant(inner, kind, None, path);
+                path.truncate(len);
+            }
+            (_, None) => self.issue(path, schema, Some(value)),
         }
     }
 
