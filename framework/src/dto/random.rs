@@ -344,19 +344,7 @@ impl<R: Rng + ?Sized> Generator<'_, R> {
             }
         }
         let bounds = &range;
-        let low = match (bounds.minimum, bounds.exclusive_minimum) {
-            (Some(a), Some(b)) => a.max(b),
-            (a, b) => a.or(b).unwrap_or_else(|| {
-                bounds
-                    .maximum
-                    .or(bounds.exclusive_maximum)
-                    .map_or(-1000.0, |high| high.min(0.0) - 1000.0)
-            }),
-        };
-        let high = match (bounds.maximum, bounds.exclusive_maximum) {
-            (Some(a), Some(b)) => a.min(b),
-            (a, b) => a.or(b).unwrap_or(low.max(0.0) + 1000.0),
-        };
+        let (low, high) = drawing_range(bounds);
         // In the field's precision: an f32 holds fewer numbers.
         let round = |value: f64| {
             if single {
@@ -501,24 +489,37 @@ impl<R: Rng + ?Sized> Generator<'_, R> {
                 format!("/{segment}")
             }
             Format::Password => self.filler(0, min, max, 8.min(max), 24)?,
-            Format::Byte => {
-                // Four characters per three bytes, padded.
-                let groups_min = min.div_ceil(4);
-                let groups_max = (max / 4).min(groups_min.max(8));
-                if groups_min > groups_max {
-                    return None;
-                }
-                let groups = self.rng.random_range(groups_min..=groups_max);
-                let length = if groups == 0 {
-                    0
-                } else {
-                    self.rng.random_range(groups * 3 - 2..=groups * 3)
-                };
-                let bytes: Vec<u8> = (0..length).map(|_| self.rng.random()).collect();
-                base64(&bytes)
-            }
+            Format::Byte => self.base64_text(min, max)?,
             // Fixed shapes: any length tag is not constructed.
             _ if !any_length => return None,
+            _ => self.fixed_shape(format)?,
+        };
+        debug_assert!(format.matches(&text), "{} built {text:?}", format.name());
+        Some(text)
+    }
+
+    /// Base64 of random bytes, `min..=max` characters long: four characters
+    /// per three bytes, padded.
+    fn base64_text(&mut self, min: usize, max: usize) -> Option<String> {
+        let groups_min = min.div_ceil(4);
+        let groups_max = (max / 4).min(groups_min.max(8));
+        if groups_min > groups_max {
+            return None;
+        }
+        let groups = self.rng.random_range(groups_min..=groups_max);
+        let length = if groups == 0 {
+            0
+        } else {
+            self.rng.random_range(groups * 3 - 2..=groups * 3)
+        };
+        let bytes: Vec<u8> = (0..length).map(|_| self.rng.random()).collect();
+        Some(base64(&bytes))
+    }
+
+    /// A text of a format whose texts have one shape (and so no length to
+    /// build to); `None` for the formats `formatted` builds to a length.
+    fn fixed_shape(&mut self, format: Format) -> Option<String> {
+        Some(match format {
             Format::Uuid => uuid::Builder::from_random_bytes(self.rng.random())
                 .into_uuid()
                 .to_string(),
@@ -551,9 +552,15 @@ impl<R: Rng + ?Sized> Generator<'_, R> {
                 self.rng.random_range(0..24)
             ),
             Format::Regex => "^[a-z]+$".to_owned(),
-        };
-        debug_assert!(format.matches(&text), "{} built {text:?}", format.name());
-        Some(text)
+            Format::Email
+            | Format::Hostname
+            | Format::Uri
+            | Format::Url
+            | Format::UriReference
+            | Format::JsonPointer
+            | Format::Password
+            | Format::Byte => return None,
+        })
     }
 
     /// Between `min_items` and `max_items` items (no more than four above
@@ -678,6 +685,26 @@ fn base64(bytes: &[u8]) -> String {
         }
     }
     out
+}
+
+/// The range numbers are drawn from: the bounds' (the tighter of an
+/// inclusive and an exclusive one), else 1,000 around the one bound there
+/// is, else -1,000 to 1,000.
+fn drawing_range(bounds: &Bounds) -> (f64, f64) {
+    let low = match (bounds.minimum, bounds.exclusive_minimum) {
+        (Some(a), Some(b)) => a.max(b),
+        (a, b) => a.or(b).unwrap_or_else(|| {
+            bounds
+                .maximum
+                .or(bounds.exclusive_maximum)
+                .map_or(-1000.0, |high| high.min(0.0) - 1000.0)
+        }),
+    };
+    let high = match (bounds.maximum, bounds.exclusive_maximum) {
+        (Some(a), Some(b)) => a.min(b),
+        (a, b) => a.or(b).unwrap_or(low.max(0.0) + 1000.0),
+    };
+    (low, high)
 }
 
 #[cfg(test)]
