@@ -358,6 +358,48 @@ impl ApiManifest {
     }
 }
 
+/// What a route reads, described: its query, headers, cookies, body and
+/// WebSocket messages.
+#[derive(Default)]
+struct Inputs {
+    query: Option<Schema>,
+    headers: Option<Schema>,
+    cookies: Option<Schema>,
+    body: Option<BodyManifest>,
+    websocket: Option<WebSocketManifest>,
+}
+
+impl Inputs {
+    /// The inputs of `meta`, their types defined in `registry` in the
+    /// order the route reads them.
+    fn read(meta: &RouteMeta, registry: &mut Registry) -> Self {
+        let mut inputs = Inputs::default();
+        for input in meta.inputs {
+            if let Some(messages) = input.messages {
+                inputs.websocket = Some(WebSocketManifest {
+                    client: (messages.client)(registry),
+                    server: (messages.server)(registry),
+                });
+            }
+            let schema = input.schema.map(|schema| schema(registry));
+            match input.kind {
+                InputKind::Body => {
+                    inputs.body = input.content.map(|(kind, media_type)| BodyManifest {
+                        kind,
+                        media_type: media_type.to_owned(),
+                        schema,
+                    });
+                }
+                InputKind::Query => inputs.query = schema,
+                InputKind::Headers => inputs.headers = schema,
+                InputKind::Cookies => inputs.cookies = schema,
+                _ => {}
+            }
+        }
+        inputs
+    }
+}
+
 impl RouteManifest {
     fn new(
         meta: &RouteMeta,
@@ -375,30 +417,13 @@ impl RouteManifest {
                 catch_all: param.catch_all,
             })
             .collect::<Vec<_>>();
-        let (mut query, mut headers, mut cookies, mut body) = (None, None, None, None);
-        let mut websocket = None;
-        for input in meta.inputs {
-            if let Some(messages) = input.messages {
-                websocket = Some(WebSocketManifest {
-                    client: (messages.client)(registry),
-                    server: (messages.server)(registry),
-                });
-            }
-            let schema = input.schema.map(|schema| schema(registry));
-            match input.kind {
-                InputKind::Body => {
-                    body = input.content.map(|(kind, media_type)| BodyManifest {
-                        kind,
-                        media_type: media_type.to_owned(),
-                        schema,
-                    });
-                }
-                InputKind::Query => query = schema,
-                InputKind::Headers => headers = schema,
-                InputKind::Cookies => cookies = schema,
-                _ => {}
-            }
-        }
+        let Inputs {
+            query,
+            headers,
+            cookies,
+            body,
+            websocket,
+        } = Inputs::read(meta, registry);
         let errors = errors(meta, body.as_ref(), answers, unanswered);
         let accessor = names::accessor(meta, name_prefix);
         let (security, optional_security) = security(meta);
