@@ -199,6 +199,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for BatchedWrites<S> {
         false
     }
 
+    #[inline]
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();
         if this.batching && this.state.is_upgraded() {

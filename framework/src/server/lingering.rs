@@ -56,6 +56,7 @@ impl Lingering {
 }
 
 impl AsyncRead for Lingering {
+    #[inline]
     fn poll_read(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -66,6 +67,7 @@ impl AsyncRead for Lingering {
 }
 
 impl AsyncWrite for Lingering {
+    #[inline]
     fn poll_write(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -74,6 +76,7 @@ impl AsyncWrite for Lingering {
         Pin::new(self.get_mut().stream()?).poll_write(cx, buf)
     }
 
+    #[inline]
     fn poll_write_vectored(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -82,14 +85,17 @@ impl AsyncWrite for Lingering {
         Pin::new(self.get_mut().stream()?).poll_write_vectored(cx, bufs)
     }
 
+    #[inline]
     fn is_write_vectored(&self) -> bool {
         true
     }
 
+    #[inline]
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         Pin::new(self.get_mut().stream()?).poll_flush(cx)
     }
 
+    #[inline]
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();
         let done = Pin::new(this.stream()?).poll_shutdown(cx);

@@ -47,6 +47,7 @@ impl ServedConnection {
 }
 
 impl AsyncRead for ServedConnection {
+    #[inline]
     fn poll_read(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -57,6 +58,7 @@ impl AsyncRead for ServedConnection {
 }
 
 impl AsyncWrite for ServedConnection {
+    #[inline]
     fn poll_write(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -65,6 +67,7 @@ impl AsyncWrite for ServedConnection {
         Pin::new(&mut self.get_mut().io).poll_write(cx, data)
     }
 
+    #[inline]
     fn poll_write_vectored(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -73,14 +76,17 @@ impl AsyncWrite for ServedConnection {
         Pin::new(&mut self.get_mut().io).poll_write_vectored(cx, bufs)
     }
 
+    #[inline]
     fn is_write_vectored(&self) -> bool {
         self.io.is_write_vectored()
     }
 
+    #[inline]
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         Pin::new(&mut self.get_mut().io).poll_flush(cx)
     }
 
+    #[inline]
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         Pin::new(&mut self.get_mut().io).poll_shutdown(cx)
     }
