@@ -90,6 +90,7 @@ impl<S> BatchedWrites<S> {
 
 impl<S: AsyncWrite + Unpin> BatchedWrites<S> {
     /// Sends every held byte.
+    #[inline]
     fn poll_send_held(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         // No longer held for a read: if the socket is full, its readiness
         // wakes the connection.
