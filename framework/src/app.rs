@@ -734,26 +734,12 @@ impl App {
                 }
             },
             Lookup::MethodNotAllowed(allow) => {
-                let refusal = refusal::METHOD_NOT_ALLOWED
-                    .error(format!(
-                        "{} is not allowed on {}",
-                        parts.method,
-                        parts.uri.path()
-                    ))
-                    .with_header(header::ALLOW, allow);
-                return self.refused(None, &parts, refusal.into_response(), hook);
+                return self.unrouted(Some(allow), &parts, hook);
             }
             Lookup::Options(allow) => {
                 return self.refused(None, &parts, options(allow), hook);
             }
-            Lookup::NotFound => {
-                let refusal = refusal::NOT_FOUND.error(format!(
-                    "no route for {} {}",
-                    parts.method,
-                    parts.uri.path()
-                ));
-                return self.refused(None, &parts, refusal.into_response(), hook);
-            }
+            Lookup::NotFound => return self.unrouted(None, &parts, hook),
         };
         let endpoint = &self.inner.endpoints[index];
         if endpoint.checks_origin
@@ -785,6 +771,25 @@ impl App {
             answers: self.inner.answers.clone(),
         };
         ResponseFuture::start(endpoint.meta, head, records, || (endpoint.call)(arguments))
+    }
+
+    /// Refuses a request no route answers: `405` with the methods the path
+    /// `allow`s, or `404` when it has none.
+    #[cold]
+    fn unrouted<H: AnswerHook>(
+        &self,
+        allow: Option<http::HeaderValue>,
+        parts: &http::request::Parts,
+        hook: H,
+    ) -> ResponseFuture<H> {
+        let (method, path) = (&parts.method, parts.uri.path());
+        let refusal = match allow {
+            Some(allow) => refusal::METHOD_NOT_ALLOWED
+                .error(format!("{method} is not allowed on {path}"))
+                .with_header(header::ALLOW, allow),
+            None => refusal::NOT_FOUND.error(format!("no route for {method} {path}")),
+        };
+        self.refused(None, parts, refusal.into_response(), hook)
     }
 
     /// Answers a request that no handler runs for: no route, a method the
