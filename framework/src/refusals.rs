@@ -1,7 +1,5 @@
 //! Every refused input of a request, reported in one `400`.
 
-use std::ops::ControlFlow;
-
 use http::StatusCode;
 
 use crate::{
@@ -15,32 +13,19 @@ use crate::{
 /// stops the request at once. A `426` (a WebSocket route asked without a
 /// handshake) is answered only when nothing else was refused, so a plain
 /// `GET` to such a route learns what its handshake would be refused for.
-/// Used by the code `#[controller]` generates.
-#[doc(hidden)]
+/// Kept by a request's [`Arguments`](crate::arguments::Arguments) once
+/// something is refused.
 #[derive(Debug, Default)]
-pub struct Refusals {
+pub(crate) struct Refusals {
     refused: Vec<ApiError>,
     /// The first `426`, answered if nothing else is refused.
     upgrade: Option<ApiError>,
 }
 
 impl Refusals {
-    /// No refusals yet.
-    pub fn new() -> Self {
-        Refusals::default()
-    }
-
-    /// The value, `None` after a validation refusal (kept for the report),
-    /// or the response that ends the request.
-    pub fn take<T>(&mut self, result: Result<T, ApiError>) -> ControlFlow<Response, Option<T>> {
-        match self.keep(result) {
-            Ok(value) => ControlFlow::Continue(value),
-            Err(err) => ControlFlow::Break(err.into_response()),
-        }
-    }
-
-    /// As [`take`](Self::take), with the refusal that ends the request
-    /// given back as it is.
+    /// The value, `None` after a validation refusal (kept for the report)
+    /// or a `426` (answered if nothing else is refused), or the refusal
+    /// that ends the request.
     pub(crate) fn keep<T>(&mut self, result: Result<T, ApiError>) -> Result<Option<T>, ApiError> {
         match result {
             Ok(value) => Ok(Some(value)),
@@ -58,18 +43,13 @@ impl Refusals {
 
     /// Records a validation refusal found after extraction (a path
     /// parameter's `#[tags]`).
-    pub fn refuse(&mut self, err: ApiError) {
+    pub(crate) fn refuse(&mut self, err: ApiError) {
         self.refused.push(err);
-    }
-
-    /// Whether an input was refused so far.
-    pub fn any(&self) -> bool {
-        !self.refused.is_empty()
     }
 
     /// The `400` for what was refused: one refusal as it is, several as one
     /// `invalid_request` listing every issue.
-    pub fn into_response(mut self) -> Response {
+    pub(crate) fn into_response(mut self) -> Response {
         if self.refused.is_empty()
             && let Some(upgrade) = self.upgrade.take()
         {
@@ -116,20 +96,17 @@ mod tests {
 
     #[test]
     fn reports_every_refusal_together() {
-        let mut refusals = Refusals::new();
+        let mut refusals = Refusals::default();
         assert!(matches!(
-            refusals.take(Err::<(), _>(refused("$query.a"))),
-            ControlFlow::Continue(None)
+            refusals.keep(Err::<(), _>(refused("$query.a"))),
+            Ok(None)
         ));
+        assert!(matches!(refusals.keep(Ok(1)), Ok(Some(1))));
         assert!(matches!(
-            refusals.take(Ok(1)),
-            ControlFlow::Continue(Some(1))
+            refusals.keep(Err::<(), _>(refused("$headers.b"))),
+            Ok(None)
         ));
-        assert!(matches!(
-            refusals.take(Err::<(), _>(refused("$headers.b"))),
-            ControlFlow::Continue(None)
-        ));
-        assert!(refusals.any());
+        assert_eq!(refusals.refused.len(), 2);
         let response = refusals.into_response();
         assert_eq!(response.status(), 400);
     }
@@ -137,32 +114,26 @@ mod tests {
     #[test]
     fn upgrade_required_is_answered_when_nothing_else_is_refused() {
         let upgrade = || refusal::UPGRADE_REQUIRED.error("no");
-        let mut refusals = Refusals::new();
-        assert!(matches!(
-            refusals.take(Err::<(), _>(upgrade())),
-            ControlFlow::Continue(None)
-        ));
+        let mut refusals = Refusals::default();
+        assert!(matches!(refusals.keep(Err::<(), _>(upgrade())), Ok(None)));
         assert_eq!(refusals.into_response().status(), 426);
-        let mut refusals = Refusals::new();
-        let _ = refusals.take(Err::<(), _>(upgrade()));
-        let _ = refusals.take(Err::<(), _>(refused("$query.a")));
+        let mut refusals = Refusals::default();
+        let _ = refusals.keep(Err::<(), _>(upgrade()));
+        let _ = refusals.keep(Err::<(), _>(refused("$query.a")));
         assert_eq!(refusals.into_response().status(), 400);
-        let mut refusals = Refusals::new();
-        let _ = refusals.take(Err::<(), _>(upgrade()));
+        let mut refusals = Refusals::default();
+        let _ = refusals.keep(Err::<(), _>(upgrade()));
         let unauthorized = refusal::UNAUTHORIZED.error("no");
-        assert!(matches!(
-            refusals.take(Err::<(), _>(unauthorized)),
-            ControlFlow::Break(_)
-        ));
+        assert!(refusals.keep(Err::<(), _>(unauthorized)).is_err());
     }
 
     #[test]
     fn a_guard_refusal_ends_the_request() {
-        let mut refusals = Refusals::new();
+        let mut refusals = Refusals::default();
         let unauthorized = refusal::UNAUTHORIZED.error("no");
-        let ControlFlow::Break(response) = refusals.take(Err::<(), _>(unauthorized)) else {
+        let Err(stop) = refusals.keep(Err::<(), _>(unauthorized)) else {
             panic!("a 401 must end the request");
         };
-        assert_eq!(response.status(), 401);
+        assert_eq!(stop.into_response().status(), 401);
     }
 }

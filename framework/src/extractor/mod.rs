@@ -46,7 +46,8 @@ pub(crate) use query::parse_urlencoded;
 pub use stream::BodyStream;
 
 #[doc(hidden)]
-pub use param::{path_param, path_param_meta, path_param_refused};
+pub use param::path_param_meta;
+pub(crate) use param::{path_param, path_param_refused};
 pub(crate) use wraps::wraps_value;
 
 use crate::{describe::InputMeta, error::ApiError, request::RequestContext};
