@@ -16,6 +16,10 @@ use http_body_util::BodyExt;
 use crate::observe::{METRICS_ROUTE, Metrics};
 #[cfg(feature = "docs-page")]
 use crate::openapi::{DOCS_ASSET_ROUTE, DOCS_ROUTE, DocsPage};
+#[cfg(feature = "openapi")]
+use crate::openapi::{Docs, OPENAPI_ROUTE};
+#[cfg(feature = "askama")]
+use crate::response::HtmlHeaders;
 use crate::{
     arguments::Arguments,
     body::{BoxError, Response},
@@ -25,9 +29,8 @@ use crate::{
     error::{ApiError, ErrorAnswers, ErrorContract, refusal},
     manifest::{ApiManifest, NamePrefix},
     observe::{Health, HealthEndpoints, HttpMetrics, LIVENESS_ROUTE, READINESS_ROUTE},
-    openapi::{Docs, OPENAPI_ROUTE, OpenApiDocument},
+    openapi::OpenApiDocument,
     request::{RequestContext, Shared},
-    response::HtmlHeaders,
     route::{BoxFuture, Controller},
     router::{BuildError, Lookup, Router, describe},
     shutdown::Shutdown,
@@ -96,6 +99,7 @@ pub struct AppBuilder {
     /// A prefix that is no literal path is refused by `build`.
     name_prefix: Result<NamePrefix, String>,
     cross_origin: CrossOrigin,
+    #[cfg(feature = "askama")]
     html_headers: Option<HtmlHeaders>,
 }
 
@@ -245,6 +249,8 @@ impl AppBuilder {
         self
     }
 
+    #[cfg(feature = "askama")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "askama")))]
     /// The security headers of the app's HTML pages ([`Html<T>`]
     /// answers): the scripts and styles its pages may hold, or a policy of
     /// its own (see [`HtmlHeaders`]).
@@ -314,20 +320,14 @@ impl AppBuilder {
     pub fn build(mut self) -> Result<App, BuildError> {
         self.check_states()?;
         self.prepare_cross_origin()?;
-        let pages = match &self.html_headers {
-            Some(headers) => Some(
-                headers
-                    .prepare()
-                    .map_err(|value| BuildError::InvalidHtmlHeader { value })?,
-            ),
-            None => None,
-        };
+        let answers = self.answer_rules()?;
         let document = self
             .document
             .take()
             .unwrap_or_else(|| OpenApiDocument::new("API", "0.1.0"))
             .routes(self.endpoints.iter().map(|endpoint| endpoint.meta));
         let manifest = self.manifest(&document)?;
+        #[cfg(feature = "openapi")]
         let docs = self.serve_docs.then(|| {
             // The model holds only strings, numbers, maps and arrays.
             let json = document
@@ -354,11 +354,13 @@ impl AppBuilder {
                 router,
                 endpoints: self.endpoints,
                 shared: Arc::new(self.shared),
+                #[cfg(feature = "openapi")]
                 document,
+                #[cfg(feature = "openapi")]
                 docs,
                 manifest,
                 metrics,
-                answers: AnswerRules::new(self.errors, pages),
+                answers,
             }),
         })
     }
@@ -376,6 +378,25 @@ impl AppBuilder {
             endpoint.checks_origin = !endpoint.builtin && self.cross_origin.checks(endpoint.meta);
         }
         Ok(())
+    }
+
+    /// What the app does to every answer: its error contract, and (with
+    /// templates) the headers of its pages, checked here.
+    fn answer_rules(&self) -> Result<Option<Arc<AnswerRules>>, BuildError> {
+        #[cfg(feature = "askama")]
+        {
+            let pages = match &self.html_headers {
+                Some(headers) => Some(
+                    headers
+                        .prepare()
+                        .map_err(|value| BuildError::InvalidHtmlHeader { value })?,
+                ),
+                None => None,
+            };
+            Ok(AnswerRules::new(self.errors.clone(), pages))
+        }
+        #[cfg(not(feature = "askama"))]
+        Ok(AnswerRules::new(self.errors.clone()))
     }
 
     /// The app's manifest: `document`'s routes, answered as the app's error
@@ -495,6 +516,7 @@ impl AppBuilder {
         ));
     }
 
+    #[cfg(feature = "openapi")]
     fn add_docs(&mut self, docs: &Docs) {
         let document = docs.clone();
         self.endpoints.push(builtin(
@@ -543,8 +565,10 @@ struct AppInner {
     router: Router,
     endpoints: Vec<Endpoint>,
     shared: Arc<Shared>,
+    #[cfg(feature = "openapi")]
     document: OpenApiDocument,
     /// The served document and docs page; `None` without docs.
+    #[cfg(feature = "openapi")]
     docs: Option<Docs>,
     manifest: ApiManifest,
     /// Request counters; `None` unless [`AppBuilder::metrics`].
@@ -614,6 +638,7 @@ impl App {
             errors: None,
             name_prefix: Ok(NamePrefix::default()),
             cross_origin: CrossOrigin::new(),
+            #[cfg(feature = "askama")]
             html_headers: None,
         }
     }
@@ -642,6 +667,8 @@ impl App {
 
     /// The app's OpenAPI 3.1 document, as served at `/openapi.json` (made
     /// now when the app serves no docs).
+    #[cfg(feature = "openapi")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
     pub fn openapi_json(&self) -> String {
         match &self.inner.docs {
             // Built from a `String` in `AppBuilder::build`.

@@ -19,12 +19,13 @@ use std::{
     task::{Context, Poll},
 };
 
+#[cfg(feature = "askama")]
+use crate::response::html_headers::{HtmlPage, PageHeaders};
 use crate::{
     body::Response,
     describe::RouteMeta,
     error::{ApiError, ErrorAnswers, answer_error, refusal},
     observe::Observed,
-    response::html_headers::{HtmlPage, PageHeaders},
     route::BoxFuture,
 };
 
@@ -81,14 +82,36 @@ pub(crate) struct AnswerRules {
     /// The error contract; `None` for the problem document.
     errors: ErrorAnswers,
     /// The headers of HTML pages; `None` for those `Html` sets.
+    #[cfg(feature = "askama")]
     pages: Option<PageHeaders>,
 }
 
 impl AnswerRules {
     /// The rules of an app, `None` when it has neither.
+    #[cfg(feature = "askama")]
     pub(crate) fn new(errors: ErrorAnswers, pages: Option<PageHeaders>) -> Option<Arc<Self>> {
         (errors.is_some() || pages.is_some()).then(|| Arc::new(AnswerRules { errors, pages }))
     }
+
+    /// The rules of an app, `None` when it has no error contract (without
+    /// templates there are no pages).
+    #[cfg(not(feature = "askama"))]
+    pub(crate) fn new(errors: ErrorAnswers) -> Option<Arc<Self>> {
+        errors.is_some().then(|| Arc::new(AnswerRules { errors }))
+    }
+}
+
+/// `response` with the app's page headers when it is an HTML page and the
+/// app has headers of its own for pages.
+#[cfg(feature = "askama")]
+#[inline]
+fn with_page_headers(answers: Option<&AnswerRules>, mut response: Response) -> Response {
+    if let Some(pages) = answers.and_then(|answers| answers.pages.as_ref())
+        && response.extensions().get::<HtmlPage>().is_some()
+    {
+        pages.apply(response.headers_mut());
+    }
+    response
 }
 
 enum State {
@@ -171,17 +194,14 @@ impl<H: AnswerHook> Future for ResponseFuture<H> {
             None => std::task::ready!(this.state.poll_answer(cx)),
         };
         let answers = this.answers.as_deref();
-        let mut response = if response.body().is_deferred() {
+        let response = if response.body().is_deferred() {
             let contract = answers.and_then(|answers| answers.errors.as_deref());
             answer_error(response, contract)
         } else {
             response
         };
-        if let Some(pages) = answers.and_then(|answers| answers.pages.as_ref())
-            && response.extensions().get::<HtmlPage>().is_some()
-        {
-            pages.apply(response.headers_mut());
-        }
+        #[cfg(feature = "askama")]
+        let response = with_page_headers(answers, response);
         let status = response.status();
         if let Some(span) = &this.span {
             span.record("status", status.as_u16());

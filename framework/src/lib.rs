@@ -82,29 +82,29 @@
 //!
 //! | feature | what it brings | default |
 //! |---|---|---|
-//! | `server` | `Server`, `ServeService`, `shutdown_signal`, `testing::check_malformed_requests`: serving over TCP (hyper's and hyper-util's server side, HTTP/1.1 and HTTP/2) | yes |
-//! | `docs-page` | the interactive docs page at `/docs` (Swagger UI, embedded at build time) | yes |
-//! | `cli` | `framework::cli`: the `serve` / `openapi` / `manifest` command line every app gets (clap) | yes |
+//! | `server` | `Server`, `ServeService`, `shutdown_signal`, `testing::check_malformed_requests`: serving over TCP, HTTP/1.1 (hyper's server side) | yes |
+//! | `http2` | HTTP/2 beside HTTP/1.1 on the same port, to a client that opens with its preface (hyper-util's `auto` connection, h2); implies `server` | yes |
+//! | `openapi` | the OpenAPI 3.1 document: `/openapi.json`, [`App::openapi_json`], `OpenApiDocument::build` (utoipa's model) | yes |
+//! | `docs-page` | the interactive docs page at `/docs` (Swagger UI, embedded at build time); implies `openapi` | yes |
+//! | `cli` | `framework::cli`: the `serve` / `openapi` / `manifest` command line every app gets (clap); implies `openapi` | yes |
 //! | `metrics` | `Metrics`, `AppBuilder::metrics` and `/metrics` (prometheus-client); without it nothing is counted and no counting code is compiled | yes |
-//! | `askama` | `Html<T>`: answers rendered from askama templates | yes |
+//! | `askama` | `Html<T>` and `HtmlHeaders`: answers rendered from askama templates, and their pages' security headers | yes |
 //! | `multipart` | `TypedFormData<T>` and `File`: `multipart/form-data` uploads (multer) | no |
 //! | `ws` | `framework::ws`: typed WebSocket routes (tokio-tungstenite); a socket is opened by `server` | no |
 //!
 //! Always there, with no feature: routing, extractors, answers, DTO
 //! validation, the in-process [`TestClient`] (it needs no socket, so a
 //! crate without `server` tests its routes with it), health and readiness
-//! ([`Health`], no dependency of its own), the API manifest and the
-//! OpenAPI document (`/openapi.json`, [`App::openapi_json`]). The OpenAPI
-//! model is utoipa's, and the manifest is built through it
-//! ([`OpenApiDocument`](openapi::OpenApiDocument) carries the title,
-//! version and security schemes both read), so it is not a feature of its
-//! own: utoipa without its macros would be one, but utoipa 5 does not
-//! compile without them.
+//! ([`Health`], no dependency of its own), and the API manifest
+//! ([`App::manifest`], what the SDKs are generated from; its title and
+//! version come from [`OpenApiDocument`](openapi::OpenApiDocument), which
+//! is there without the `openapi` feature too, as the API's description).
 //!
 //! A route the framework serves itself is registered only with its
 //! feature: without `docs-page`, `/docs` is an ordinary `404` (while
-//! `/openapi.json` is still served); without `metrics`, there is no
-//! `AppBuilder::metrics` and no `/metrics`.
+//! `/openapi.json` is still served); without `openapi`, neither is
+//! served; without `metrics`, there is no `AppBuilder::metrics` and no
+//! `/metrics`.
 #![doc = include_str!("docs/layout.md")]
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -184,9 +184,12 @@ pub use request::{RequestBody, RequestContext};
 #[cfg(feature = "askama")]
 #[cfg_attr(docsrs, doc(cfg(feature = "askama")))]
 pub use response::Html;
+#[cfg(feature = "askama")]
+#[cfg_attr(docsrs, doc(cfg(feature = "askama")))]
+pub use response::HtmlHeaders;
 pub use response::{
-    Created, Download, HandlerError, HtmlHeaders, IntoResponse, Json, Redirect, Reply, SameSite,
-    SetCookie, StreamedFile,
+    Created, Download, HandlerError, IntoResponse, Json, Redirect, Reply, SameSite, SetCookie,
+    StreamedFile,
 };
 pub use route::{Controller, Route};
 pub use router::BuildError;

@@ -31,7 +31,9 @@
 //! leave nothing, no multiple of `multiple_of` in range, `min_length >
 //! max_length`, `min_items > max_items`) are compile errors.
 
-use rand::{Rng, seq::IndexedRandom};
+use std::cell::RefCell;
+
+use rand::{Rng, SeedableRng, rngs::SmallRng, seq::IndexedRandom};
 use serde_json::{Map, Value};
 
 use super::{Dto, Validate, check::canonical};
@@ -40,6 +42,17 @@ use crate::schema::{
     Registry, Schema, StringSchema, TypeKind, UnionDef, UnionRepr, VariantKind, integer_period,
     schema_of,
 };
+
+thread_local! {
+    /// Seeded once per thread from the operating system.
+    static THREAD_RNG: RefCell<SmallRng> = RefCell::new(SmallRng::from_os_rng());
+}
+
+/// A generator seeded from the thread's: each call gets its own, so a
+/// `random_with` that calls [`Random::random`] again borrows nothing twice.
+pub(crate) fn thread_rng() -> SmallRng {
+    THREAD_RNG.with_borrow_mut(SmallRng::from_rng)
+}
 
 /// How deep random values nest before recursion is cut short (empty arrays,
 /// `null`, absent optional fields).
@@ -68,9 +81,9 @@ const ATTEMPTS: usize = 200;
 /// assert!(attachment.is_valid());
 /// ```
 pub trait Random: Sized {
-    /// A random value, from the thread's generator.
+    /// A random value, from a generator of the thread's own.
     fn random() -> Self {
-        Self::random_with(&mut rand::rng())
+        Self::random_with(&mut thread_rng())
     }
 
     /// A random value from `rng`.
@@ -125,7 +138,9 @@ pub struct Draw {
 ///
 /// ```
 /// use framework::schema::{Registry, Schema};
-/// let value = framework::random_value(&Schema::Boolean, &Registry::default(), &mut rand::rng());
+/// use rand::{SeedableRng, rngs::SmallRng};
+/// let mut rng = SmallRng::seed_from_u64(7);
+/// let value = framework::random_value(&Schema::Boolean, &Registry::default(), &mut rng);
 /// assert!(value.is_boolean());
 /// ```
 pub fn random_value<R: Rng + ?Sized>(schema: &Schema, registry: &Registry, rng: &mut R) -> Value {
@@ -137,8 +152,10 @@ pub fn random_value<R: Rng + ?Sized>(schema: &Schema, registry: &Registry, rng: 
 ///
 /// ```
 /// use framework::schema::{Registry, Schema, StringSchema};
+/// use rand::{SeedableRng, rngs::SmallRng};
 /// let schema = Schema::String(StringSchema { max_length: Some(3), ..StringSchema::default() });
-/// let draw = framework::testing::draw_value(&schema, &Registry::default(), &mut rand::rng());
+/// let mut rng = SmallRng::seed_from_u64(7);
+/// let draw = framework::testing::draw_value(&schema, &Registry::default(), &mut rng);
 /// assert!(draw.exact && draw.value.as_str().unwrap().len() <= 3);
 /// ```
 pub fn draw_value<R: Rng + ?Sized>(schema: &Schema, registry: &Registry, rng: &mut R) -> Draw {
@@ -720,7 +737,7 @@ mod tests {
 
     #[test]
     fn every_format_generates_matching_text() {
-        let mut rng = rand::rng();
+        let mut rng = thread_rng();
         let registry = Registry::default();
         for format in Format::ALL {
             for _ in 0..50 {
@@ -743,7 +760,7 @@ mod tests {
             multiple_of: Some(3.0),
             ..Bounds::default()
         };
-        let mut rng = rand::rng();
+        let mut rng = thread_rng();
         for _ in 0..100 {
             let schema = Schema::Integer(IntegerSchema {
                 format: crate::schema::IntegerFormat::Uint32,
@@ -767,7 +784,7 @@ mod tests {
     }
 
     fn draw(schema: &Schema) -> Draw {
-        draw_value(schema, &Registry::default(), &mut rand::rng())
+        draw_value(schema, &Registry::default(), &mut thread_rng())
     }
 
     #[test]

@@ -6,7 +6,7 @@ use http::{HeaderValue, StatusCode, header};
 use super::{
     IntoResponse,
     file_naming::{FileNaming, OCTETS, file_naming_methods},
-    html_headers::insert_nosniff,
+    insert_nosniff,
     text::with_media_type,
 };
 use crate::{

@@ -7,6 +7,8 @@ use base64::Engine;
 use http::{HeaderMap, HeaderValue, header};
 use sha2::{Digest, Sha256};
 
+use super::insert_nosniff;
+
 /// The policy of a page that allows no inline script or style.
 pub(crate) const DEFAULT_CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
@@ -167,7 +169,6 @@ impl PageHeaders {
 }
 
 /// Sets the default headers of a page.
-#[cfg(feature = "askama")]
 pub(crate) fn apply_defaults(headers: &mut HeaderMap) {
     headers.insert(
         header::CONTENT_SECURITY_POLICY,
@@ -184,15 +185,6 @@ pub(crate) fn apply_defaults(headers: &mut HeaderMap) {
 fn insert_fixed(headers: &mut HeaderMap) {
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     insert_nosniff(headers);
-}
-
-/// `X-Content-Type-Options: nosniff`: the browser takes the
-/// `Content-Type` as it is, and never runs a file as a script or a page.
-pub(crate) fn insert_nosniff(headers: &mut HeaderMap) {
-    headers.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
 }
 
 /// Marks a response as an HTML page, whose headers the app sets.

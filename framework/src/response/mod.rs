@@ -11,6 +11,7 @@ mod file;
 mod file_naming;
 #[cfg(feature = "askama")]
 mod html;
+#[cfg(feature = "askama")]
 pub(crate) mod html_headers;
 mod json;
 mod redirect;
@@ -23,6 +24,7 @@ pub use cookie::{SameSite, SetCookie};
 pub use file::Download;
 #[cfg(feature = "askama")]
 pub use html::Html;
+#[cfg(feature = "askama")]
 pub use html_headers::HtmlHeaders;
 pub use json::Json;
 pub use redirect::{Created, Redirect};
@@ -31,6 +33,8 @@ pub use streamed_file::StreamedFile;
 
 #[doc(hidden)]
 pub use json::{describe_json, json_response};
+
+use http::{HeaderMap, HeaderValue, header};
 
 use http::StatusCode;
 
@@ -234,4 +238,13 @@ pub const fn answer_meta<R: IntoResponse>() -> crate::describe::AnswerMeta {
 #[doc(hidden)]
 pub fn status(code: u16) -> StatusCode {
     StatusCode::from_u16(code).unwrap_or(StatusCode::OK)
+}
+
+/// `X-Content-Type-Options: nosniff`: the browser takes the
+/// `Content-Type` as it is, and never runs a file as a script or a page.
+pub(crate) fn insert_nosniff(headers: &mut HeaderMap) {
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
 }

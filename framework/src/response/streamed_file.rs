@@ -19,7 +19,7 @@ use tokio_util::io::ReaderStream;
 use super::{
     IntoResponse,
     file_naming::{FileNaming, OCTETS, file_naming_methods},
-    html_headers::insert_nosniff,
+    insert_nosniff,
 };
 use crate::{
     body::{Body, Response},

@@ -75,12 +75,14 @@ impl<S> BatchedWrites<S> {
         }
     }
 
-    /// Turns batching off for an HTTP/2 connection, from its first bytes.
+    /// Turns batching off for an HTTP/2 connection, from its first bytes
+    /// (without the `http2` feature, its preface is a malformed HTTP/1.1
+    /// request, refused as any other).
     fn sniff(&mut self, first: &[u8]) {
         if !self.sniffed && !first.is_empty() {
             self.sniffed = true;
             let length = first.len().min(H2_PREFACE.len());
-            if first[..length] == H2_PREFACE[..length] {
+            if cfg!(feature = "http2") && first[..length] == H2_PREFACE[..length] {
                 self.batching = false;
                 self.state.set_multiplexed();
             }

@@ -12,14 +12,7 @@ use std::{
 };
 
 use crate::observe::ConnectionsGauge;
-use hyper_util::{
-    rt::{TokioExecutor, TokioIo},
-    server::{
-        conn::auto,
-        graceful::{GracefulShutdown, Watcher},
-    },
-    service::TowerToHyperService,
-};
+use hyper_util::{rt::TokioIo, service::TowerToHyperService};
 use tokio::{
     net::{TcpListener, TcpStream},
     sync::{OwnedSemaphorePermit, Semaphore},
@@ -28,6 +21,8 @@ use tokio::{
 use super::ServeService;
 use super::{
     connection::{Connection, Ended, Served},
+    graceful::{GracefulShutdown, Watcher},
+    protocol::{self, Builder},
     served::ServedConnection,
     service::{AppService, LayeredService},
     state::ConnectionState,
@@ -209,7 +204,7 @@ impl Connections {
 }
 
 /// The IO of an accepted connection.
-type ConnectionIo = TokioIo<ServedConnection>;
+pub(crate) type ConnectionIo = TokioIo<ServedConnection>;
 
 /// Serves one accepted connection until it ends: hyper's connection for the
 /// app or service, watched for graceful shutdown.
@@ -222,18 +217,13 @@ pub(crate) type ServeConnection =
 /// HTTP/1 answers close their connection.
 pub(crate) fn app_connections(
     app: App,
-    builder: auto::Builder<TokioExecutor>,
+    builder: Builder,
     draining: &'static AtomicBool,
 ) -> ServeConnection {
     let builder = Arc::new(builder);
     Box::new(move |io, state, watcher| {
         let service = AppService::new(app.clone(), state, draining);
-        let builder = Arc::clone(&builder);
-        Box::pin(async move {
-            watcher
-                .watch(builder.serve_connection_with_upgrades(io, service))
-                .await
-        })
+        protocol::serve(Arc::clone(&builder), io, service, watcher)
     })
 }
 
@@ -241,19 +231,14 @@ pub(crate) fn app_connections(
 /// [`app_connections`].
 pub(crate) fn service_connections<S: ServeService>(
     service: S,
-    builder: auto::Builder<TokioExecutor>,
+    builder: Builder,
     draining: &'static AtomicBool,
 ) -> ServeConnection {
     let builder = Arc::new(builder);
     Box::new(move |io, state, watcher| {
         let service =
             LayeredService::new(TowerToHyperService::new(service.clone()), state, draining);
-        let builder = Arc::clone(&builder);
-        Box::pin(async move {
-            watcher
-                .watch(builder.serve_connection_with_upgrades(io, service))
-                .await
-        })
+        protocol::serve(Arc::clone(&builder), io, service, watcher)
     })
 }
 

@@ -1,11 +1,15 @@
-//! Serving over TCP with hyper: HTTP/1.1 (keep-alive, pipelining) and
-//! HTTP/2 (prior knowledge), safe limits, graceful shutdown.
+//! Serving over TCP with hyper: HTTP/1.1 (keep-alive, pipelining) and,
+//! with the `http2` feature, HTTP/2 (prior knowledge); safe limits,
+//! graceful shutdown.
 //!
 //! - [`Server`] (this file): the configuration, and `serve`'s steps;
 //! - `connections.rs`: the accept loop, one task per connection, the
 //!   graceful shutdown's steps;
 //! - `connection.rs`: a connection's future (header-read timeout, release
 //!   of held answers);
+//! - `protocol.rs`: which HTTP a connection is served with (hyper's
+//!   HTTP/1.1 connection, or hyper-util's `auto` with `http2`);
+//! - `graceful.rs`: telling connections to finish, and waiting for them;
 //! - `state.rs`: what a connection's parts tell each other;
 //! - `service.rs`: hyper's service for a connection, and what each answer
 //!   owes it (the server's door into the app);
@@ -20,8 +24,10 @@ mod batched_io;
 mod connection;
 mod connections;
 mod draining;
+mod graceful;
 mod lingering;
 mod malformed;
+mod protocol;
 mod served;
 mod service;
 mod state;
@@ -29,10 +35,6 @@ mod state;
 use std::{future::Future, io, net::SocketAddr, sync::atomic::Ordering, time::Duration};
 
 use hyper::body::Incoming;
-use hyper_util::{
-    rt::{TokioExecutor, TokioTimer},
-    server::conn::auto,
-};
 use tokio::net::{TcpListener, ToSocketAddrs};
 
 use crate::{app::App, body::BoxError};
@@ -54,8 +56,8 @@ pub const DEFAULT_MAX_HEADERS: usize = 100;
 /// on a TCP listener.
 ///
 /// HTTP/1.1 is served with keep-alive and pipelining (responses flushed in
-/// order, in batches); HTTP/2 is served to clients that open with its
-/// preface. A header-read timeout, a connection limit and graceful shutdown
+/// order, in batches); with the `http2` feature (a default), HTTP/2 is
+/// served to clients that open with its preface. A header-read timeout, a connection limit and graceful shutdown
 /// are on by default.
 ///
 /// ```no_run
@@ -278,22 +280,8 @@ impl Server {
         Ok(())
     }
 
-    fn connection_builder(&self) -> auto::Builder<TokioExecutor> {
-        let mut builder = auto::Builder::new(TokioExecutor::new());
-        // The header-read timeout is the server's own (`Connection`):
-        // hyper's allocates and registers a timer for every request head.
-        builder.http1().header_read_timeout(None).keep_alive(true);
-        // Pipelined answers are batched into one write by `BatchedWrites`,
-        // not by hyper's `pipeline_flush`, which in crates.io's hyper drops
-        // the answer to a malformed request (see `batched_io.rs`).
-        // hyper's own limit is the same 100 headers, parsed into stack
-        // space; setting it explicitly makes hyper fill two 100-entry
-        // buffers for every request (measured: 3% of a plaintext server).
-        if self.max_headers != DEFAULT_MAX_HEADERS {
-            builder.http1().max_headers(self.max_headers);
-        }
-        builder.http2().timer(TokioTimer::new());
-        builder
+    fn connection_builder(&self) -> protocol::Builder {
+        protocol::builder(self.max_headers)
     }
 }
 

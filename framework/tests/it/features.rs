@@ -1,7 +1,9 @@
 //! What each set of cargo features pulls in, from `cargo tree` (offline:
 //! the lockfile says it all): an app that takes only the server compiles
-//! no Swagger UI, clap, askama or prometheus-client, and a crate that takes
-//! no feature (sdk-gen, a types-only crate) compiles no hyper either.
+//! no Swagger UI, clap, askama, prometheus-client, utoipa, h2 or sha2, and
+//! a crate that takes no feature (sdk-gen, a types-only crate) compiles no
+//! hyper either; whatever the features, the framework compiles none of the
+//! crates it leaves out of its dependencies' defaults.
 //! Whether each feature compiles alone is `.ci/run`'s clippy loop.
 
 use std::process::Command;
@@ -54,13 +56,47 @@ fn found<'a>(crates: &[String], unwanted: &[&'a str]) -> Vec<&'a str> {
         .collect()
 }
 
-const EXTRAS: [&str; 4] = ["utoipa-swagger-ui", "clap", "askama", "prometheus-client"];
+/// What the default features bring and the server alone does not: the docs
+/// page, the CLI, templates, metrics, the OpenAPI model, HTTP/2 and the
+/// hashes of pages' allowed scripts.
+const EXTRAS: [&str; 7] = [
+    "utoipa-swagger-ui",
+    "clap",
+    "askama",
+    "prometheus-client",
+    "utoipa",
+    "h2",
+    "sha2",
+];
+
+/// Crates the framework's dependencies bring with their default features
+/// and the framework does not want: rand's ChaCha generator (and zerocopy
+/// under it: random values are test data, `SmallRng` draws them), regex's
+/// literal prefilters (aho-corasick) and tracing's `#[instrument]` macro.
+const LEFT_OUT: [&str; 4] = [
+    "rand_chacha",
+    "zerocopy",
+    "aho-corasick",
+    "tracing-attributes",
+];
 
 #[test]
-fn the_server_alone_brings_no_docs_page_cli_templates_or_metrics() {
+fn the_server_alone_brings_no_docs_page_cli_templates_metrics_openapi_or_http2() {
     let crates = crates_with(Some("server"));
     assert_eq!(found(&crates, &EXTRAS), Vec::<&str>::new());
     assert_eq!(found(&crates, &["hyper", "hyper-util"]).len(), 2);
+}
+
+#[test]
+fn no_features_bring_what_the_framework_leaves_out() {
+    for features in [None, Some("server"), Some("default")] {
+        let crates = crates_with(features);
+        assert_eq!(
+            found(&crates, &LEFT_OUT),
+            Vec::<&str>::new(),
+            "{features:?}"
+        );
+    }
 }
 
 #[test]
