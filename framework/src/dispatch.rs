@@ -101,19 +101,6 @@ impl AnswerRules {
     }
 }
 
-/// `response` with the app's page headers when it is an HTML page and the
-/// app has headers of its own for pages.
-#[cfg(feature = "askama")]
-#[inline]
-fn with_page_headers(answers: Option<&AnswerRules>, mut response: Response) -> Response {
-    if let Some(pages) = answers.and_then(|answers| answers.pages.as_ref())
-        && response.extensions().get::<HtmlPage>().is_some()
-    {
-        pages.apply(response.headers_mut());
-    }
-    response
-}
-
 enum State {
     /// Boxed: an answer known at once is the rare path (a refusal, a
     /// panic), and the box keeps every request's future small, which hyper
@@ -194,14 +181,21 @@ impl<H: AnswerHook> Future for ResponseFuture<H> {
             None => std::task::ready!(this.state.poll_answer(cx)),
         };
         let answers = this.answers.as_deref();
-        let response = if response.body().is_deferred() {
+        // `mut` for the page headers (with templates), set in place: a
+        // response moved through a function costs a copy per request.
+        #[cfg_attr(not(feature = "askama"), allow(unused_mut))]
+        let mut response = if response.body().is_deferred() {
             let contract = answers.and_then(|answers| answers.errors.as_deref());
             answer_error(response, contract)
         } else {
             response
         };
         #[cfg(feature = "askama")]
-        let response = with_page_headers(answers, response);
+        if let Some(pages) = answers.and_then(|answers| answers.pages.as_ref())
+            && response.extensions().get::<HtmlPage>().is_some()
+        {
+            pages.apply(response.headers_mut());
+        }
         let status = response.status();
         if let Some(span) = &this.span {
             span.record("status", status.as_u16());

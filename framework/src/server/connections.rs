@@ -12,6 +12,7 @@ use std::{
 };
 
 use crate::observe::ConnectionsGauge;
+use hyper::body::Incoming;
 use hyper_util::{rt::TokioIo, service::TowerToHyperService};
 use tokio::{
     net::{TcpListener, TcpStream},
@@ -22,12 +23,12 @@ use super::ServeService;
 use super::{
     connection::{Connection, Ended, Served},
     graceful::{GracefulShutdown, Watcher},
-    protocol::{self, Builder},
+    protocol::Builder,
     served::ServedConnection,
     service::{AppService, LayeredService},
     state::ConnectionState,
 };
-use crate::app::App;
+use crate::{app::App, body::BoxError};
 
 /// How long, once a shutting-down server has closed its listener, the
 /// connections it accepted last have to send their request before idle
@@ -223,7 +224,7 @@ pub(crate) fn app_connections(
     let builder = Arc::new(builder);
     Box::new(move |io, state, watcher| {
         let service = AppService::new(app.clone(), state, draining);
-        protocol::serve(Arc::clone(&builder), io, service, watcher)
+        serve(Arc::clone(&builder), io, service, watcher)
     })
 }
 
@@ -238,7 +239,7 @@ pub(crate) fn service_connections<S: ServeService>(
     Box::new(move |io, state, watcher| {
         let service =
             LayeredService::new(TowerToHyperService::new(service.clone()), state, draining);
-        protocol::serve(Arc::clone(&builder), io, service, watcher)
+        serve(Arc::clone(&builder), io, service, watcher)
     })
 }
 
@@ -250,4 +251,30 @@ async fn accept_error(err: io::Error) {
     if out_of_descriptors {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// Serves `io` with `service` (upgrades included) until the connection
+/// ends, told to finish when `watcher`'s shutdown begins.
+fn serve<S, B>(builder: Arc<Builder>, io: ConnectionIo, service: S, watcher: Watcher) -> Served
+where
+    S: hyper::service::Service<http::Request<Incoming>, Response = http::Response<B>>
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+    S::Error: Into<BoxError>,
+    B: http_body::Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<BoxError>,
+{
+    #[cfg(feature = "http2")]
+    return Box::pin(async move {
+        watcher
+            .watch(builder.serve_connection_with_upgrades(io, service))
+            .await
+    });
+    #[cfg(not(feature = "http2"))]
+    return Box::pin(async move {
+        let connection = builder.serve_connection(io, service).with_upgrades();
+        watcher.watch(connection).await.map_err(BoxError::from)
+    });
 }

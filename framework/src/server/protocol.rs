@@ -5,8 +5,6 @@
 //! HTTP/1.1 connection directly, and neither h2 nor the version sniffing
 //! is compiled.
 
-use std::sync::Arc;
-
 use hyper::body::Incoming;
 #[cfg(not(feature = "http2"))]
 use hyper::server::conn::http1;
@@ -16,12 +14,7 @@ use hyper_util::{
     server::conn::auto,
 };
 
-use super::{
-    DEFAULT_MAX_HEADERS,
-    connection::Served,
-    connections::ConnectionIo,
-    graceful::{GracefulConnection, Watcher},
-};
+use super::{DEFAULT_MAX_HEADERS, connections::ConnectionIo, graceful::GracefulConnection};
 use crate::body::BoxError;
 
 /// How the server's connections are built.
@@ -57,37 +50,6 @@ pub(crate) fn builder(max_headers: usize) -> Builder {
     #[cfg(feature = "http2")]
     builder.http2().timer(TokioTimer::new());
     builder
-}
-
-/// Serves `io` with `service` (upgrades included) until the connection
-/// ends, told to finish when `watcher`'s shutdown begins.
-pub(crate) fn serve<S, B>(
-    builder: Arc<Builder>,
-    io: ConnectionIo,
-    service: S,
-    watcher: Watcher,
-) -> Served
-where
-    S: hyper::service::Service<http::Request<Incoming>, Response = http::Response<B>>
-        + Send
-        + 'static,
-    S::Future: Send + 'static,
-    S::Error: Into<BoxError>,
-    B: http_body::Body + Send + 'static,
-    B::Data: Send,
-    B::Error: Into<BoxError>,
-{
-    #[cfg(feature = "http2")]
-    return Box::pin(async move {
-        watcher
-            .watch(builder.serve_connection_with_upgrades(io, service))
-            .await
-    });
-    #[cfg(not(feature = "http2"))]
-    return Box::pin(async move {
-        let connection = builder.serve_connection(io, service).with_upgrades();
-        watcher.watch(connection).await.map_err(BoxError::from)
-    });
 }
 
 #[cfg(feature = "http2")]

@@ -235,7 +235,7 @@ impl Table {
             None => (String::new(), "its default features".to_owned()),
         };
         let mut out = format!(
-            "Measured with `cargo run -p bench --bin compile-time -- --routes {routes}{flag}`, the framework with {build}: the same {routes} routes (`PUT /itemsK/rN/:id`, a validated JSON body answered back) with the framework (controllers of 10, `#[dto]`; it also builds the OpenAPI document, which the axum app has not) and with axum 0.8 (`Router::route`, serde + validator), each in its own workspace with its own target directory. Wall time, then CPU time (user + system of every process the build ran); the ratio of wall times, then of CPU times.\n\n| | framework | axum | framework / axum |\n|---|---:|---:|---:|\n"
+            "Measured with `cargo run -p bench --bin compile-time -- --routes {routes}{flag}`, the framework with {build}: the same {routes} routes (`PUT /itemsK/rN/:id`, a validated JSON body answered back) with the framework (controllers of 10, `#[dto]`; with the `openapi` feature, a default, it also builds the OpenAPI document, which the axum app has not) and with axum 0.8 (`Router::route`, serde + validator), each in its own workspace with its own target directory. Wall time, then CPU time (user + system of every process the build ran); the ratio of wall times, then of CPU times.\n\n| | framework | axum | framework / axum |\n|---|---:|---:|---:|\n"
         );
         for (what, [mine, theirs]) in &self.rows {
             let ratio = match (mine, theirs) {
