@@ -12,7 +12,6 @@ use std::{
 };
 
 use crate::observe::ConnectionsGauge;
-use hyper::body::Incoming;
 use hyper_util::{rt::TokioIo, service::TowerToHyperService};
 use tokio::{
     net::{TcpListener, TcpStream},
@@ -23,12 +22,12 @@ use super::ServeService;
 use super::{
     connection::{Connection, Ended, Served},
     graceful::{GracefulShutdown, Watcher},
-    protocol::Builder,
+    protocol::{Builder, ConnectionService},
     served::ServedConnection,
     service::{AppService, LayeredService},
     state::ConnectionState,
 };
-use crate::{app::App, body::BoxError};
+use crate::app::App;
 
 /// How long, once a shutting-down server has closed its listener, the
 /// connections it accepted last have to send their request before idle
@@ -255,17 +254,12 @@ async fn accept_error(err: io::Error) {
 
 /// Serves `io` with `service` (upgrades included) until the connection
 /// ends, told to finish when `watcher`'s shutdown begins.
-fn serve<S, B>(builder: Arc<Builder>, io: ConnectionIo, service: S, watcher: Watcher) -> Served
-where
-    S: hyper::service::Service<http::Request<Incoming>, Response = http::Response<B>>
-        + Send
-        + 'static,
-    S::Future: Send + 'static,
-    S::Error: Into<BoxError>,
-    B: http_body::Body + Send + 'static,
-    B::Data: Send,
-    B::Error: Into<BoxError>,
-{
+fn serve<S: ConnectionService>(
+    builder: Arc<Builder>,
+    io: ConnectionIo,
+    service: S,
+    watcher: Watcher,
+) -> Served {
     #[cfg(feature = "http2")]
     return Box::pin(async move {
         watcher
@@ -275,6 +269,9 @@ where
     #[cfg(not(feature = "http2"))]
     return Box::pin(async move {
         let connection = builder.serve_connection(io, service).with_upgrades();
-        watcher.watch(connection).await.map_err(BoxError::from)
+        watcher
+            .watch(connection)
+            .await
+            .map_err(crate::body::BoxError::from)
     });
 }

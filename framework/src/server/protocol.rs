@@ -52,15 +52,36 @@ pub(crate) fn builder(max_headers: usize) -> Builder {
     builder
 }
 
-#[cfg(feature = "http2")]
-impl<S, B> GracefulConnection for auto::UpgradeableConnection<'_, ConnectionIo, S, TokioExecutor>
+/// A hyper service a connection is served with: the app's
+/// (`AppService`) or a layered app's (`LayeredService`).
+pub(crate) trait ConnectionService:
+    hyper::service::Service<
+        http::Request<Incoming>,
+        Response = http::Response<Self::Body>,
+        Error: Into<BoxError>,
+        Future: Send + 'static,
+    > + Send
+    + 'static
+{
+    /// The body of its answers.
+    type Body: http_body::Body<Data: Send, Error: Into<BoxError>> + Send + 'static;
+}
+
+impl<S, B> ConnectionService for S
 where
-    S: hyper::service::Service<http::Request<Incoming>, Response = http::Response<B>>,
+    S: hyper::service::Service<http::Request<Incoming>, Response = http::Response<B>>
+        + Send
+        + 'static,
     S::Future: Send + 'static,
     S::Error: Into<BoxError>,
-    B: http_body::Body + Send + 'static,
-    B::Data: Send,
-    B::Error: Into<BoxError>,
+    B: http_body::Body<Data: Send, Error: Into<BoxError>> + Send + 'static,
+{
+    type Body = B;
+}
+
+#[cfg(feature = "http2")]
+impl<S: ConnectionService> GracefulConnection
+    for auto::UpgradeableConnection<'_, ConnectionIo, S, TokioExecutor>
 {
     fn graceful_shutdown(self: std::pin::Pin<&mut Self>) {
         auto::UpgradeableConnection::graceful_shutdown(self);
@@ -68,13 +89,7 @@ where
 }
 
 #[cfg(not(feature = "http2"))]
-impl<S, B> GracefulConnection for http1::UpgradeableConnection<ConnectionIo, S>
-where
-    S: hyper::service::Service<http::Request<Incoming>, Response = http::Response<B>>,
-    S::Error: Into<BoxError>,
-    B: http_body::Body + 'static,
-    B::Error: Into<BoxError>,
-{
+impl<S: ConnectionService> GracefulConnection for http1::UpgradeableConnection<ConnectionIo, S> {
     fn graceful_shutdown(self: std::pin::Pin<&mut Self>) {
         http1::UpgradeableConnection::graceful_shutdown(self);
     }
