@@ -249,13 +249,13 @@ impl AppBuilder {
         self
     }
 
-    #[cfg(feature = "askama")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "askama")))]
     /// The security headers of the app's HTML pages ([`Html<T>`]
     /// answers): the scripts and styles its pages may hold, or a policy of
     /// its own (see [`HtmlHeaders`]).
     ///
     /// [`Html<T>`]: crate::response::Html
+    #[cfg(feature = "askama")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "askama")))]
     pub fn html_headers(mut self, headers: HtmlHeaders) -> Self {
         self.html_headers = Some(headers);
         self

@@ -34,9 +34,7 @@ pub use streamed_file::StreamedFile;
 #[doc(hidden)]
 pub use json::{describe_json, json_response};
 
-use http::{HeaderMap, HeaderValue, header};
-
-use http::StatusCode;
+use http::{HeaderMap, HeaderValue, StatusCode, header};
 
 use crate::{
     body::Response,
