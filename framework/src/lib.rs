@@ -84,7 +84,7 @@
 //! |---|---|---|
 //! | `server` | `Server`, `ServeService`, `shutdown_signal`, `testing::check_malformed_requests`: serving over TCP, HTTP/1.1 (hyper's server side) | yes |
 //! | `http2` | HTTP/2 beside HTTP/1.1 on the same port, to a client that opens with its preface (hyper-util's `auto` connection, h2); implies `server` | yes |
-//! | `openapi` | the OpenAPI 3.1 document: `/openapi.json`, [`App::openapi_json`], `OpenApiDocument::build` (utoipa's model) | yes |
+//! | `openapi` | the OpenAPI 3.1 document: `/openapi.json`, `App::openapi_json`, `OpenApiDocument::build` (utoipa's model) | yes |
 //! | `docs-page` | the interactive docs page at `/docs` (Swagger UI, embedded at build time); implies `openapi` | yes |
 //! | `cli` | `framework::cli`: the `serve` / `openapi` / `manifest` command line every app gets (clap); implies `openapi` | yes |
 //! | `metrics` | `Metrics`, `AppBuilder::metrics` and `/metrics` (prometheus-client); without it nothing is counted and no counting code is compiled | yes |

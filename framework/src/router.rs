@@ -72,7 +72,7 @@ pub enum BuildError {
         /// The method and path as given: `POST /hooks/:id`.
         route: String,
     },
-    /// A header given to [`HtmlHeaders`](crate::HtmlHeaders) is not a
+    /// A header given to `HtmlHeaders` (the `askama` feature) is not a
     /// header value (a line break, a byte that is not visible ASCII).
     #[error("HTML page headers: {value:?} is not a header value")]
     InvalidHtmlHeader {

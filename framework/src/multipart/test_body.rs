@@ -3,7 +3,7 @@
 use bytes::{BufMut, Bytes, BytesMut};
 
 /// A `multipart/form-data` body, part by part: what a browser or an SDK
-/// sends, for tests of [`TypedFormData`](crate::TypedFormData) routes
+/// sends, for tests of `TypedFormData` routes (the `multipart` feature)
 /// ([`TestRequest::multipart`](crate::TestRequest::multipart)) or raw
 /// requests over a socket.
 ///

@@ -47,10 +47,10 @@ use crate::{
 ///
 /// Built in: `#[dto]` types, `Vec<T>`, `Option<T>`, maps, numbers, `bool`
 /// and [`Json<T>`] answer JSON; `String` and `&'static str` answer
-/// `text/plain; charset=utf-8`; [`Html<T>`] renders an askama template;
-/// `bytes::Bytes` and [`Download`] answer bytes; [`StreamedFile`] streams a
-/// file from disk (ranges, `304`); [`Sse<T>`](crate::sse::Sse) streams
-/// server-sent events; [`Redirect`] and
+/// `text/plain; charset=utf-8`; `Html<T>` (the `askama` feature) renders
+/// an askama template; `bytes::Bytes` and [`Download`] answer bytes;
+/// [`StreamedFile`] streams a file from disk (ranges, `304`);
+/// [`Sse<T>`](crate::sse::Sse) streams server-sent events; [`Redirect`] and
 /// [`Created<T>`] set `Location`; `()` answers `204 No Content`;
 /// [`Reply<T>`] adds headers and cookies to any answer; `Result<T, E>`
 /// answers `T` or the error (`E: Into<ApiError>`, or a [`HandlerError`]
