@@ -1,6 +1,8 @@
 //! The application: controllers' routes in one shared table, served as a
 //! `tower::Service`.
 
+#[cfg(feature = "mcp")]
+use std::sync::{OnceLock, Weak};
 use std::{
     convert::Infallible,
     sync::Arc,
@@ -12,6 +14,8 @@ use bytes::Buf;
 use http::{StatusCode, header};
 use http_body_util::BodyExt;
 
+#[cfg(feature = "mcp")]
+use crate::mcp::{LeftOut, Mcp, McpEndpoint};
 #[cfg(feature = "metrics")]
 use crate::observe::{METRICS_ROUTE, Metrics};
 #[cfg(feature = "docs-page")]
@@ -101,6 +105,8 @@ pub struct AppBuilder {
     cross_origin: CrossOrigin,
     #[cfg(feature = "askama")]
     html_headers: Option<HtmlHeaders>,
+    #[cfg(feature = "mcp")]
+    mcp: Option<Mcp>,
 }
 
 impl AppBuilder {
@@ -261,6 +267,16 @@ impl AppBuilder {
         self
     }
 
+    /// Serves the app's routes as tools for language models over the Model
+    /// Context Protocol ([`Mcp`]; `/mcp` with [`Mcp::new`]); see
+    /// [`framework::mcp`](crate::mcp).
+    #[cfg(feature = "mcp")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
+    pub fn mcp(mut self, mcp: Mcp) -> Self {
+        self.mcp = Some(mcp);
+        self
+    }
+
     /// Serves neither `/openapi.json` nor the docs page at `/docs` (which
     /// is served only with the `docs-page` feature, on by default).
     pub fn without_docs(mut self) -> Self {
@@ -341,6 +357,8 @@ impl AppBuilder {
         if let Some(health) = self.health.take() {
             self.add_health(health);
         }
+        #[cfg(feature = "mcp")]
+        let mcp = self.add_mcp(&manifest)?;
         #[cfg(feature = "metrics")]
         let metrics_at = self.add_metrics_route();
         self.name_operations(&manifest);
@@ -349,7 +367,7 @@ impl AppBuilder {
         let metrics = self.build_metrics(metrics_at);
         #[cfg(not(feature = "metrics"))]
         let metrics = None;
-        Ok(App {
+        let app = App {
             inner: Arc::new(AppInner {
                 router,
                 endpoints: self.endpoints,
@@ -361,8 +379,53 @@ impl AppBuilder {
                 manifest,
                 metrics,
                 answers,
+                #[cfg(feature = "mcp")]
+                mcp: mcp.clone(),
             }),
-        })
+        };
+        #[cfg(feature = "mcp")]
+        if let Some(mcp) = mcp {
+            mcp.app.set(&app);
+        }
+        Ok(app)
+    }
+
+    /// Adds the MCP endpoint, when the app has one, with a tool for each
+    /// route it offers.
+    #[cfg(feature = "mcp")]
+    fn add_mcp(&mut self, manifest: &ApiManifest) -> Result<Option<Arc<McpEndpoint>>, BuildError> {
+        let Some(mcp) = self.mcp.take() else {
+            return Ok(None);
+        };
+        if !mcp.path.starts_with('/') || mcp.path.contains([':', '*', '{', '}', '?', '#']) {
+            return Err(BuildError::InvalidPath {
+                route: format!("POST {} (the MCP endpoint)", mcp.path),
+                reason: "write a literal absolute path, `/mcp`".into(),
+            });
+        }
+        let metas: Vec<&'static RouteMeta> = self.endpoints.iter().map(|e| e.meta).collect();
+        let catalogue = crate::mcp::Catalogue::new(&mcp, manifest, &metas);
+        let endpoint = Arc::new(McpEndpoint::new(catalogue, manifest, mcp.instructions));
+        // Built once per app, and routes' metadata lives as long as the
+        // program: the endpoint's, whose path is the app's, is leaked.
+        let path: &'static str = Box::leak(mcp.path.into_boxed_str());
+        let meta: &'static RouteMeta = Box::leak(Box::new(RouteMeta {
+            method: crate::HttpMethod::Post,
+            ..RouteMeta::framework_get("mcp", path, path)
+        }));
+        let serving = Arc::clone(&endpoint);
+        self.endpoints.push(Endpoint {
+            meta,
+            reads_body: true,
+            checks_origin: self.cross_origin.checks(meta),
+            call: Box::new(move |arguments: Arguments| {
+                let serving = Arc::clone(&serving);
+                Box::pin(async move { serving.answer(arguments.into_context()).await })
+            }),
+            builtin: true,
+            operation: String::new(),
+        });
+        Ok(Some(endpoint))
     }
 
     /// Checks the cross-origin settings against the routes and marks the
@@ -576,6 +639,28 @@ struct AppInner {
     /// The error contract and the headers of HTML pages; `None` when the
     /// app has neither (the problem document, the headers `Html` sets).
     answers: Option<Arc<AnswerRules>>,
+    /// The MCP endpoint; `None` unless [`AppBuilder::mcp`].
+    #[cfg(feature = "mcp")]
+    mcp: Option<Arc<McpEndpoint>>,
+}
+
+/// The app, for a part of it that calls it (the MCP endpoint): set once
+/// it is built, and not keeping it alive.
+#[cfg(feature = "mcp")]
+#[derive(Debug, Default)]
+pub(crate) struct AppRef(OnceLock<Weak<AppInner>>);
+
+#[cfg(feature = "mcp")]
+impl AppRef {
+    fn set(&self, app: &App) {
+        let _ = self.0.set(Arc::downgrade(&app.inner));
+    }
+
+    /// The app, unless it is gone.
+    pub(crate) fn get(&self) -> Option<App> {
+        let inner = self.0.get()?.upgrade()?;
+        Some(App { inner })
+    }
 }
 
 /// An application: its route table is built once and shared, so cloning an
@@ -640,6 +725,8 @@ impl App {
             cross_origin: CrossOrigin::new(),
             #[cfg(feature = "askama")]
             html_headers: None,
+            #[cfg(feature = "mcp")]
+            mcp: None,
         }
     }
 
@@ -696,6 +783,23 @@ impl App {
             .filter(|endpoint| !endpoint.builtin)
             .map(|endpoint| endpoint.meta)
             .collect()
+    }
+
+    /// The names of the tools the app's MCP endpoint offers, in route order
+    /// (none without [`AppBuilder::mcp`]); see [`Mcp`].
+    #[cfg(feature = "mcp")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
+    pub fn mcp_tools(&self) -> impl Iterator<Item = &str> {
+        self.inner.mcp.iter().flat_map(|mcp| mcp.tools())
+    }
+
+    /// The routes the app's MCP endpoint leaves out, and why: uploads,
+    /// WebSocket routes, answers that stream or are bytes, and routes that
+    /// say `mcp = false`.
+    #[cfg(feature = "mcp")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
+    pub fn mcp_left_out(&self) -> &[LeftOut] {
+        self.inner.mcp.as_deref().map_or(&[], McpEndpoint::left_out)
     }
 
     /// The route that would serve `method` and `path`, if any: the same

@@ -64,6 +64,12 @@ impl Arguments {
         &self.cx
     }
 
+    /// The request, for an endpoint that reads its body itself.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn into_context(self) -> RequestContext {
+        self.cx
+    }
+
     /// What was refused so far.
     fn refused(&mut self) -> &mut Refused {
         self.refused.get_or_insert_with(Box::default)

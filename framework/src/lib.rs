@@ -91,6 +91,7 @@
 //! | `askama` | `Html<T>` and `HtmlHeaders`: answers rendered from askama templates, and their pages' security headers | yes |
 //! | `multipart` | `TypedFormData<T>` and `File`: `multipart/form-data` uploads (multer) | no |
 //! | `ws` | `framework::ws`: typed WebSocket routes (tokio-tungstenite); a socket is opened by `server` | no |
+//! | `mcp` | `framework::mcp`: routes as tools for language models, a Model Context Protocol endpoint (`AppBuilder::mcp`); implies `openapi` | no |
 //!
 //! Always there, with no feature: routing, extractors, answers, DTO
 //! validation, the in-process [`TestClient`] (it needs no socket, so a
@@ -133,6 +134,9 @@ mod dispatch;
 mod dto;
 mod error;
 mod extractor;
+#[cfg(feature = "mcp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
+pub mod mcp;
 mod multipart;
 mod observe;
 pub mod openapi;
@@ -164,6 +168,9 @@ pub use dto::{
     Dto, JsonError, MAX_JSON_DEPTH, Random, Validate, WriteJson, from_json, random_value,
 };
 pub use error::{ApiError, ErrorContract, PROBLEM_JSON, Problem, ValidationIssue, refusal};
+#[cfg(feature = "mcp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
+pub use mcp::Mcp;
 pub use extractor::{
     AuthScheme, Authorization, Bearer, BodyStream, Cookies, FileConditions, FileRequest,
     FromRequest, FromRequestParts, PlainBody, TypedBody, TypedForm, TypedHeaders, TypedQuery,

@@ -213,6 +213,7 @@ mod tests {
             summary: "",
             description: "",
             sdk: true,
+            mcp: true,
         }
     }
 

@@ -267,13 +267,14 @@ fn route_meta(
     let input_metas = input_metas(args);
     let param_metas = param_metas(args, path);
     let sdk = route.sdk;
+    let mcp = route.mcp;
     let operation_id = option(route.operation_id.as_ref().map(|id| quote!(#id)));
     let answer_meta = quote_spanned! {answer.span()=> __p::answer_meta::<#answer>() };
     quote_spanned! {route.attr.span()=>
         __p::route_meta(
             #controller, #handler_name, #operation_id, __p::HttpMethod::#method_variant,
             [#nestia, #router], &[#(#param_metas),*], &[#(#input_metas),*], #declared,
-            #answer_meta, &[#(#error_metas),*], [#summary, #description], #sdk,
+            #answer_meta, &[#(#error_metas),*], [#summary, #description], [#sdk, #mcp],
         )
     }
 }

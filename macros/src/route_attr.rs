@@ -50,6 +50,9 @@ pub(crate) struct RouteAttr {
     pub(crate) errors: Vec<(u16, String)>,
     /// Whether the SDKs include the route (`sdk = false` leaves it out).
     pub(crate) sdk: bool,
+    /// Whether an app's MCP endpoint offers the route as a tool (`mcp =
+    /// false` keeps it for people only).
+    pub(crate) mcp: bool,
     /// The route's own name (`operation_id = "signIn"`), checked.
     pub(crate) operation_id: Option<String>,
     /// The attribute itself, for errors that point at it.
@@ -78,6 +81,7 @@ struct Args {
     status: Option<LitInt>,
     errors: Vec<(u16, String)>,
     sdk: bool,
+    mcp: bool,
     operation_id: Option<String>,
 }
 
@@ -200,6 +204,7 @@ impl Parse for Args {
         let mut status = None;
         let mut errors = Vec::new();
         let mut sdk = true;
+        let mut mcp = true;
         let mut operation_id = None;
         while input.peek(Token![,]) {
             input.parse::<Token![,]>()?;
@@ -215,13 +220,16 @@ impl Parse for Args {
             } else if key == "sdk" {
                 input.parse::<Token![=]>()?;
                 sdk = input.parse::<syn::LitBool>()?.value;
+            } else if key == "mcp" {
+                input.parse::<Token![=]>()?;
+                mcp = input.parse::<syn::LitBool>()?.value;
             } else if key == "operation_id" {
                 operation_id = Some(parse_operation_id(input)?);
             } else {
                 return Err(syn::Error::new(
                     key.span(),
                     format!(
-                        "unknown route option `{key}`; options are `status = <code>`, `errors(404 = \"when\", ...)`, `sdk = false` and `operation_id = \"name\"`"
+                        "unknown route option `{key}`; options are `status = <code>`, `errors(404 = \"when\", ...)`, `sdk = false`, `mcp = false` and `operation_id = \"name\"`"
                     ),
                 ));
             }
@@ -231,6 +239,7 @@ impl Parse for Args {
             status,
             errors,
             sdk,
+            mcp,
             operation_id,
         })
     }
@@ -267,6 +276,7 @@ impl RouteAttr {
             status,
             errors: args.errors,
             sdk: args.sdk,
+            mcp: args.mcp,
             operation_id: args.operation_id,
             attr: attr.clone(),
         })

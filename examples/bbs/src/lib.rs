@@ -20,7 +20,10 @@ pub mod store;
 
 use std::{net::SocketAddr, time::Duration};
 
-use framework::{App, BuildError, Health, HtmlHeaders, Metrics, Server, openapi::OpenApiDocument};
+use framework::{
+    App, AppBuilder, BuildError, Health, HtmlHeaders, Mcp, Metrics, Server,
+    openapi::OpenApiDocument,
+};
 
 pub use attachments::{AttachmentConfig, Attachments, BbsArticleFilesController};
 pub use controller::BbsArticlesController;
@@ -59,6 +62,30 @@ pub fn app_with_attachments(
     moderator: ModeratorToken,
     attachments: Attachments,
 ) -> Result<App, BuildError> {
+    builder(store, moderator, attachments).build()
+}
+
+/// The app over a store, whose moderator routes accept `moderator`, keeping
+/// uploaded files as `attachments` says, with its routes also served as
+/// tools for language models at `/mcp` (the Model Context Protocol).
+pub fn app_with_mcp(
+    store: ArticleStore,
+    moderator: ModeratorToken,
+    attachments: Attachments,
+) -> Result<App, BuildError> {
+    builder(store, moderator, attachments)
+        .mcp(Mcp::new().instructions(MCP_INSTRUCTIONS))
+        .build()
+}
+
+/// What the MCP endpoint tells a model about the board.
+const MCP_INSTRUCTIONS: &str = "A bulletin board: articles by section. Create an article with \
+`bbs.articles.create` (keep its password: `update` and `erase` need it), list a section with \
+`bbs.articles.index`, read one with `bbs.articles.at`. Moderation tools need the moderators' \
+bearer token in the request's `Authorization` header.";
+
+/// Everything the app is made of, before it is built.
+fn builder(store: ArticleStore, moderator: ModeratorToken, attachments: Attachments) -> AppBuilder {
     App::builder()
         .openapi(api_info())
         .controller(BbsArticlesController::new(store.clone()).with_attachments(attachments.clone()))
@@ -75,7 +102,6 @@ pub fn app_with_attachments(
         .health(health(&store))
         .metrics(metrics(&store))
         .html_headers(page_headers())
-        .build()
 }
 
 /// The pages' security headers: the framework's defaults (no inline
@@ -148,6 +174,9 @@ pub struct Config {
     /// (`BBS_ATTACHMENT_MAX_BYTES`, `BBS_ATTACHMENT_MAX_FILES`,
     /// `BBS_ATTACHMENT_TYPES`).
     pub attachments: AttachmentConfig,
+    /// `BBS_MCP`: `1` serves the routes as MCP tools at `/mcp`; off by
+    /// default (`0`).
+    pub mcp: bool,
 }
 
 impl Config {
@@ -180,6 +209,11 @@ impl Config {
             moderator_token: ModeratorToken::from_env()?,
             drain_delay,
             attachments: AttachmentConfig::from_env()?,
+            mcp: match std::env::var("BBS_MCP").as_deref() {
+                Err(_) | Ok("0") => false,
+                Ok("1") => true,
+                Ok(other) => return Err(format!("BBS_MCP must be 0 or 1, got {other:?}")),
+            },
         })
     }
 }
@@ -216,7 +250,12 @@ pub async fn run(config: Config, on_bound: impl FnOnce(SocketAddr)) -> Result<()
     })?;
     let store = ArticleStore::open(&config.database_url).await?;
     let attachments = Attachments::new(dir, config.attachments.clone());
-    let app = app_with_attachments(store.clone(), config.moderator_token.clone(), attachments)?;
+    let moderator = config.moderator_token.clone();
+    let app = if config.mcp {
+        app_with_mcp(store.clone(), moderator, attachments)?
+    } else {
+        app_with_attachments(store.clone(), moderator, attachments)?
+    };
     let server = Server::bind((config.host.as_str(), config.port))
         .await?
         .drain_delay(config.drain_delay);

@@ -181,6 +181,10 @@ pub struct RouteMeta {
     /// Whether the SDKs include this route (`sdk = false` leaves out, e.g.,
     /// HTML pages).
     pub sdk: bool,
+    /// Whether an app's MCP endpoint may offer this route as a tool
+    /// (`mcp = false` keeps it for people only, as nestia's `HumanRoute`;
+    /// see [`Mcp`](crate::Mcp)).
+    pub mcp: bool,
 }
 
 /// Describes a route's answers: `<R as IntoResponse>::describe`.
@@ -211,6 +215,7 @@ impl RouteMeta {
             summary: "",
             description: "",
             sdk: false,
+            mcp: false,
         }
     }
 
@@ -321,7 +326,7 @@ pub const fn route_meta(
     answer: AnswerMeta,
     errors: &'static [ErrorMeta],
     docs: [&'static str; 2],
-    sdk: bool,
+    [sdk, mcp]: [bool; 2],
 ) -> RouteMeta {
     check_websocket_route(inputs, method);
     let [path, router_path] = paths;
@@ -342,6 +347,7 @@ pub const fn route_meta(
         summary,
         description,
         sdk,
+        mcp,
     }
 }
 

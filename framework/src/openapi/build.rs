@@ -53,26 +53,17 @@ impl OpenApiDocument {
 
     /// The document of a manifest, with this document's security schemes.
     pub fn from_manifest(&self, manifest: &ApiManifest) -> OpenApi {
-        let registry = manifest.registry();
-        let names: BTreeMap<DefId, String> = manifest
-            .types
-            .iter()
-            .enumerate()
-            .map(|(index, named)| (DefId(index), named.name.clone()))
-            .collect();
-        let converter = Converter {
-            registry: &registry,
-            names: &names,
-        };
+        with_converter(manifest, |converter| self.converted(manifest, converter))
+    }
 
+    /// [`from_manifest`](Self::from_manifest), given the manifest's schemas.
+    fn converted(&self, manifest: &ApiManifest, converter: &Converter<'_>) -> OpenApi {
         let mut components = ComponentsBuilder::new();
         if manifest.error_body.is_none() {
             components = components.schema(PROBLEM_TYPE, problem_schema());
         }
-        for (id, def) in registry.defs() {
-            for (name, schema) in converter.definition(&names[&id], def) {
-                components = components.schema(name, schema);
-            }
+        for (name, schema) in component_schemas(converter) {
+            components = components.schema(name, schema);
         }
         for (name, scheme) in &self.security_schemes {
             components = components.security_scheme(name.clone(), scheme.clone());
@@ -85,8 +76,7 @@ impl OpenApiDocument {
         let guarded = !self.security_schemes.is_empty() || !manifest.security_schemes.is_empty();
         let mut paths = Paths::new();
         for route in &manifest.routes {
-            let operation =
-                self.operation(route, &converter, guarded, manifest.error_body.as_ref());
+            let operation = self.operation(route, converter, guarded, manifest.error_body.as_ref());
             paths.add_path_operation(route.router_path(), vec![method(route.method)], operation);
         }
         let mut info = InfoBuilder::new()
@@ -143,6 +133,36 @@ impl OpenApiDocument {
 
 /// A route's parameters: its path's, its query's, headers' and cookies'
 /// fields, and the headers it documents apart (`Last-Event-ID`).
+/// Calls `with` with a converter of the manifest's schemas, which names
+/// each type as the manifest does: the one set-up of the document and of
+/// the MCP endpoint's tool schemas.
+pub(crate) fn with_converter<R>(
+    manifest: &ApiManifest,
+    with: impl FnOnce(&Converter<'_>) -> R,
+) -> R {
+    let registry = manifest.registry();
+    let names: BTreeMap<DefId, String> = manifest
+        .types
+        .iter()
+        .enumerate()
+        .map(|(index, named)| (DefId(index), named.name.clone()))
+        .collect();
+    with(&Converter {
+        registry: &registry,
+        names: &names,
+    })
+}
+
+/// The schema of every named type (the document's components, less the
+/// problem document), by name.
+pub(crate) fn component_schemas(converter: &Converter<'_>) -> Vec<(String, RefOr<OaSchema>)> {
+    converter
+        .registry
+        .defs()
+        .flat_map(|(id, def)| converter.definition(&converter.names[&id], def))
+        .collect()
+}
+
 fn parameters(route: &RouteManifest, converter: &Converter<'_>) -> Vec<Parameter> {
     let mut parameters: Vec<Parameter> = route
         .path_params

@@ -11,6 +11,10 @@ mod schema;
 pub use crate::describe::manifest::ManifestError as OpenApiError;
 #[cfg(feature = "openapi")]
 pub use build::WEBSOCKET_EXTENSION;
+#[cfg(feature = "mcp")]
+pub(crate) use build::{component_schemas, with_converter};
+#[cfg(feature = "mcp")]
+pub(crate) use schema::Converter;
 pub use document::OpenApiDocument;
 #[cfg(feature = "openapi")]
 pub use schema::{ENUM_VARNAMES_EXTENSION, MAX_SIZE_EXTENSION};

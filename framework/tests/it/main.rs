@@ -10,6 +10,8 @@ mod extractors;
 mod features;
 mod files;
 mod handler_model;
+#[cfg(feature = "mcp")]
+mod mcp;
 mod multipart;
 mod observe;
 mod openapi;

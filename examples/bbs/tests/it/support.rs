@@ -229,6 +229,11 @@ impl Served {
         Served::app(bbs::app(store).unwrap(), None).await
     }
 
+    /// `app`, served.
+    pub async fn serving(app: App) -> Served {
+        Served::app(app, None).await
+    }
+
     async fn app(app: App, dir: Option<TempDir>) -> Served {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let server = framework::Server::from_listener(listener);
