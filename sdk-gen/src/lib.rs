@@ -30,6 +30,10 @@
 //!   variant per status named after the handler's enum variant.
 //! - Routes marked `sdk = false` are left out of both.
 //!
+//! [`generate_e2e`] writes end-to-end and load tests of the app through the
+//! TypeScript SDK (`sdk-gen e2e <dir>`), each file the user's once written
+//! ([`write_e2e`] keeps what is there).
+//!
 //! ```no_run
 //! use sdk_gen::{Targets, TypeScriptOptions, generate};
 //!
@@ -46,6 +50,7 @@
 
 mod answer;
 mod config;
+mod e2e;
 mod model;
 mod output;
 mod rust;
@@ -56,6 +61,7 @@ use std::path::PathBuf;
 use framework::manifest::ApiManifest;
 
 pub use config::{Config, ConfigError, RustTarget, Target};
+pub use e2e::{E2eOptions, E2eReport, generate_e2e, write_e2e};
 pub use output::{Drift, check, write};
 pub use rust::RustOptions;
 pub use typescript::TypeScriptOptions;

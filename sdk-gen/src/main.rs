@@ -1,25 +1,28 @@
 //! `cargo run -p sdk-gen`: regenerates the SDKs that the workspace's
 //! `[workspace.metadata.sdk-gen]` configures, from the manifest its app
-//! prints. `--check` only compares.
+//! prints. `--check` only compares. `cargo run -p sdk-gen -- e2e <dir>`
+//! writes end-to-end and load tests through the TypeScript SDK.
 
 use std::{
     io::Read,
-    path::{Path, PathBuf},
+    path::{Component, Path, PathBuf},
     process::{Command, ExitCode},
 };
 
-use clap::Parser;
+use clap::{Parser, Subcommand};
 use framework::manifest::ApiManifest;
-use sdk_gen::{Config, RustOptions, Targets, TypeScriptOptions};
+use sdk_gen::{Config, E2eOptions, RustOptions, Targets, TypeScriptOptions};
 
 /// Generates the TypeScript and Rust client SDKs of an app from its API
 /// manifest. Without flags, does what `[workspace.metadata.sdk-gen]` says.
 #[derive(Debug, Parser)]
 #[command(name = "sdk-gen", version)]
 struct Args {
+    #[command(subcommand)]
+    command: Option<Step>,
     /// Read the manifest from this file (`-` for stdin) instead of running
     /// the configured `manifest-command`. An app prints it with `manifest`.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", global = true)]
     manifest: Option<PathBuf>,
     /// Where the TypeScript package goes.
     #[arg(long, value_name = "DIR")]
@@ -49,9 +52,37 @@ struct Args {
     check: bool,
 }
 
+/// What else sdk-gen does.
+#[derive(Debug, Subcommand)]
+enum Step {
+    /// Writes end-to-end and load tests of every route, through the
+    /// TypeScript SDK, into DIR.
+    ///
+    /// A test function per route calls it with random valid input and
+    /// checks the answer; `e2e.test.ts` runs them with node's test runner,
+    /// `bench.ts` as a load test. Only missing files are written: the
+    /// others are yours (`--force` replaces them).
+    E2e {
+        /// Where the tests go: `examples/bbs/sdk/typescript/e2e`.
+        dir: PathBuf,
+        /// The TypeScript SDK's folder; the configured `typescript` one by
+        /// default.
+        #[arg(long, value_name = "DIR")]
+        sdk: Option<PathBuf>,
+        /// Also replace the files that differ from what would be written,
+        /// edits and all.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
-    match run(&args) {
+    let outcome = match &args.command {
+        Some(Step::E2e { dir, sdk, force }) => e2e(&args, dir, sdk.as_deref(), *force),
+        None => run(&args),
+    };
+    match outcome {
         Ok(code) => code,
         Err(message) => {
             eprintln!("sdk-gen: {message}");
@@ -95,6 +126,83 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `sdk-gen e2e`: writes the tests `dir` does not hold.
+fn e2e(args: &Args, dir: &Path, sdk: Option<&Path>, force: bool) -> Result<ExitCode, String> {
+    let cwd = std::env::current_dir().map_err(|err| err.to_string())?;
+    let config = Config::from_workspace(&cwd).map_err(|err| err.to_string())?;
+    let sdk = match (sdk, &config.typescript) {
+        (Some(sdk), _) => cwd.join(sdk),
+        (None, Some(typescript)) => config.root.join(&typescript.out),
+        (None, None) => {
+            return Err(
+                "e2e: where is the TypeScript SDK? Pass --sdk DIR or configure `typescript` in [workspace.metadata.sdk-gen]"
+                    .to_owned(),
+            );
+        }
+    };
+    let dir = cwd.join(dir);
+    let manifest = read_manifest(args, &config)?;
+    let options = E2eOptions {
+        sdk: relative(&dir, &sdk),
+    };
+    let files = sdk_gen::generate_e2e(&manifest, &options).map_err(|err| err.to_string())?;
+    let report = sdk_gen::write_e2e(&dir, &files, force)
+        .map_err(|err| format!("{}: {err}", dir.display()))?;
+    eprintln!(
+        "sdk-gen: e2e tests in {}: {} written, {} replaced, {} kept, {} unchanged",
+        dir.display(),
+        report.written.len(),
+        report.replaced.len(),
+        report.kept.len(),
+        report.current.len()
+    );
+    for (what, paths) in [
+        ("written", &report.written),
+        ("replaced", &report.replaced),
+        (
+            "kept (differs from what would be written; --force replaces it)",
+            &report.kept,
+        ),
+        (
+            "no route of the app any more (left alone: remove it)",
+            &report.orphaned,
+        ),
+    ] {
+        for path in paths {
+            eprintln!("  {what}: {}", path.display());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The path from the folder `from` to `to`, both absolute: `../..`.
+fn relative(from: &Path, to: &Path) -> PathBuf {
+    let from = normalized(from);
+    let to = normalized(to);
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut out: PathBuf = from[common..].iter().map(|_| "..").collect();
+    out.extend(&to[common..]);
+    if out.as_os_str().is_empty() {
+        out.push(".");
+    }
+    out
+}
+
+/// A path's components with `.` and `..` resolved, as text.
+fn normalized(path: &Path) -> Vec<std::ffi::OsString> {
+    let mut out = Vec::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str().to_owned()),
+        }
+    }
+    out
 }
 
 /// The SDKs to generate: each one's folder and package, and the options
@@ -222,4 +330,37 @@ fn read_manifest(args: &Args, config: &Config) -> Result<ApiManifest, String> {
         }
     };
     serde_json::from_str(&json).map_err(|err| format!("the manifest is not valid: {err}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_climb_to_the_common_folder() {
+        let path = |text: &str| PathBuf::from(text);
+        assert_eq!(
+            relative(
+                Path::new("/w/examples/bbs/sdk/typescript/e2e"),
+                Path::new("/w/examples/bbs/sdk/typescript")
+            ),
+            path("..")
+        );
+        assert_eq!(
+            relative(Path::new("/w/./a/b/../c"), Path::new("/w/d/e")),
+            path("../../d/e")
+        );
+        assert_eq!(relative(Path::new("/w/a"), Path::new("/w/a")), path("."));
+    }
+
+    #[test]
+    fn flags_without_a_step_still_generate_the_sdks() {
+        let args = Args::try_parse_from(["sdk-gen", "--check", "--no-rust"]).unwrap();
+        assert!(args.check && args.no_rust && args.command.is_none());
+        let args =
+            Args::try_parse_from(["sdk-gen", "e2e", "out", "--force", "--manifest", "m.json"])
+                .unwrap();
+        assert!(matches!(args.command, Some(Step::E2e { force: true, .. })));
+        assert_eq!(args.manifest, Some(PathBuf::from("m.json")));
+    }
 }

@@ -1,4 +1,5 @@
-//! The TypeScript SDK: a zero-dependency ESM package, nestia's layout.
+//! The TypeScript SDK: a zero-dependency ESM package, nestia's layout, with
+//! TanStack Query bindings as a separate entry (`query`).
 
 use std::fmt::Write;
 
@@ -14,6 +15,7 @@ use serde_json::{Map, Value, json};
 
 mod draw;
 mod function;
+mod query;
 
 use function::Function;
 
@@ -92,6 +94,7 @@ pub(crate) fn generate(
         )?,
     ];
     let root = model.namespaces()?;
+    files.push(query::query_file(&ts, &root, &options.package)?);
     ts.namespace_files(&root, &mut Vec::new(), &mut files)?;
     Ok(files)
 }
@@ -718,7 +721,7 @@ const RESERVED: &[&str] = &[
 ];
 
 /// A binding name made of a Rust or wire name.
-fn ident(name: &str) -> String {
+pub(crate) fn ident(name: &str) -> String {
     let mut out: String = name
         .chars()
         .map(|c| {

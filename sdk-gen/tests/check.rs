@@ -112,3 +112,66 @@ async fn check_fails_and_names_the_file_when_an_sdk_drifts() {
     assert!(sdk_gen(&args(true)).status.success());
     assert!(!rust.join("src/extra.rs").exists());
 }
+
+/// `sdk-gen e2e` on a copy of the BBS's TypeScript SDK: the committed
+/// suite (`e2e/`) has a test of every route, so nothing is written; an
+/// edited test is kept and said so; `--force` replaces it.
+#[tokio::test]
+async fn e2e_writes_only_what_is_missing_and_keeps_edits() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = manifest_file(dir.path());
+    let typescript = dir.path().join("typescript");
+    copy_dir(
+        &workspace().join("examples/bbs/sdk/typescript"),
+        &typescript,
+    );
+    let suite = typescript.join("e2e");
+    let e2e = |force: bool| {
+        let mut args = vec![
+            "e2e",
+            suite.to_str().unwrap(),
+            "--sdk",
+            typescript.to_str().unwrap(),
+            "--manifest",
+            manifest.to_str().unwrap(),
+        ];
+        if force {
+            args.push("--force");
+        }
+        let output = sdk_gen(&args);
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(output.status.success(), "{stderr}");
+        stderr
+    };
+    let stderr = e2e(false);
+    assert!(stderr.contains(": 0 written, 0 replaced"), "{stderr}");
+    assert!(!stderr.contains("no route of the app"), "{stderr}");
+
+    let at = suite.join("features/test_api_bbs_articles_at.ts");
+    std::fs::write(&at, "// my own test of `at`\n").unwrap();
+    std::fs::remove_file(suite.join("features/test_api_bbs_articles_index.ts")).unwrap();
+    let stderr = e2e(false);
+    assert!(
+        stderr.contains("written: features/test_api_bbs_articles_index.ts"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("kept (differs from what would be written; --force replaces it): features/test_api_bbs_articles_at.ts"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&at).unwrap(),
+        "// my own test of `at`\n"
+    );
+
+    let stderr = e2e(true);
+    assert!(
+        stderr.contains("replaced: features/test_api_bbs_articles_at.ts"),
+        "{stderr}"
+    );
+    assert!(
+        std::fs::read_to_string(&at)
+            .unwrap()
+            .contains("export const ROUTE")
+    );
+}

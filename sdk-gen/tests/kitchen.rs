@@ -4,11 +4,13 @@
 
 #[path = "kitchen/app.rs"]
 mod app;
+#[path = "fixture/e2e.rs"]
+mod e2e;
 mod fixture;
 
 use std::path::{Path, PathBuf};
 
-use sdk_gen::{RustOptions, Targets, TypeScriptOptions};
+use sdk_gen::{E2eOptions, GeneratedFile, RustOptions, Targets, TypeScriptOptions};
 
 fn fixture_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kitchen")
@@ -28,6 +30,86 @@ fn golden_sdks() {
         }),
     };
     fixture::check_golden_sdks(&app::app(), &targets, &fixture_dir(), "kitchen");
+}
+
+/// The end-to-end tests `sdk-gen e2e` writes for the kitchen, from
+/// `tests/kitchen/e2e/`, where they are committed.
+fn e2e_files() -> Vec<GeneratedFile> {
+    let options = E2eOptions {
+        sdk: "../typescript".into(),
+    };
+    sdk_gen::generate_e2e(app::app().manifest(), &options).unwrap()
+}
+
+/// The kitchen's end-to-end tests are committed under `tests/kitchen/e2e/`
+/// as generated (a user's would be theirs to edit); `UPDATE_GOLDEN=1`
+/// rewrites them.
+#[test]
+fn golden_e2e_tests() {
+    let dir = fixture_dir().join("e2e");
+    let files = e2e_files();
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        sdk_gen::write_e2e(&dir, &files, true).unwrap();
+    }
+    let mut stale: Vec<String> = sdk_gen::check(&dir, &files)
+        .unwrap()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    for entry in std::fs::read_dir(dir.join("features")).unwrap() {
+        let path = Path::new("features").join(entry.unwrap().file_name());
+        if !files.iter().any(|file| file.path == path) {
+            stale.push(format!("no longer generated: {}", path.display()));
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "golden e2e tests differ (UPDATE_GOLDEN=1 cargo test -p sdk-gen --test kitchen rewrites them):\n{}",
+        stale.join("\n")
+    );
+}
+
+/// `e2e` writes what is missing and keeps what is there: a test a user has
+/// edited survives; `force` replaces it; a route's test whose route is gone
+/// is reported, not removed.
+#[test]
+fn e2e_keeps_files_a_user_has_edited() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = e2e_files();
+    let first = sdk_gen::write_e2e(dir.path(), &files, false).unwrap();
+    assert_eq!(first.written.len(), files.len());
+    assert!(first.kept.is_empty() && first.orphaned.is_empty());
+
+    let edited = dir.path().join("features/test_api_kitchen_echo.ts");
+    std::fs::write(&edited, "// my own test\n").unwrap();
+    std::fs::write(dir.path().join("connection.ts"), "// my own host\n").unwrap();
+    std::fs::remove_file(dir.path().join("bench.ts")).unwrap();
+    let gone = dir.path().join("features/test_api_kitchen_gone.ts");
+    std::fs::write(&gone, "// a route that was removed\n").unwrap();
+
+    let again = sdk_gen::write_e2e(dir.path(), &files, false).unwrap();
+    assert_eq!(again.written, [PathBuf::from("bench.ts")]);
+    assert_eq!(
+        again.kept,
+        [
+            PathBuf::from("connection.ts"),
+            PathBuf::from("features/test_api_kitchen_echo.ts")
+        ]
+    );
+    assert_eq!(
+        again.orphaned,
+        [PathBuf::from("features/test_api_kitchen_gone.ts")]
+    );
+    assert_eq!(again.current.len(), files.len() - 3);
+    assert_eq!(
+        std::fs::read_to_string(&edited).unwrap(),
+        "// my own test\n"
+    );
+
+    let forced = sdk_gen::write_e2e(dir.path(), &files, true).unwrap();
+    assert_eq!(forced.replaced.len(), 2);
+    assert!(sdk_gen::check(dir.path(), &files).unwrap().is_empty());
+    assert!(gone.exists(), "e2e never removes a file");
 }
 
 fn served() -> (std::net::SocketAddr, tokio::task::JoinHandle<()>) {
@@ -58,7 +140,6 @@ async fn the_typescript_sdk_round_trips_every_shape() {
     })
     .await
     .unwrap();
-    task.abort();
     let report = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),
@@ -68,6 +149,57 @@ async fn the_typescript_sdk_round_trips_every_shape() {
     assert!(
         report.contains("# pass 39") && report.contains("# fail 0"),
         "{report}"
+    );
+    // The generated end-to-end suite, compiled with the tests above, against
+    // the same server.
+    let suite = workspace.join("target/kitchen-typescript/e2e");
+    tokio::task::spawn_blocking(move || generated_suite(&suite, addr))
+        .await
+        .unwrap();
+    task.abort();
+}
+
+/// The kitchen's generated end-to-end suite passes against its server (the
+/// WebSocket route skipped, saying why), its load runner reports every
+/// other route, and an answer of the wrong shape fails both.
+fn generated_suite(suite: &Path, addr: std::net::SocketAddr) {
+    let credentials = [
+        ("E2E_MODERATOR", app::MODERATOR_TOKEN.to_owned()),
+        ("E2E_READER", app::READER_TOKEN.to_owned()),
+    ];
+    let env = [
+        [("E2E_HOST", format!("http://{addr}"))].as_slice(),
+        &credentials,
+    ]
+    .concat();
+    let (routes, skipped) = e2e::feature_routes(&fixture_dir().join("e2e"));
+    let ran = e2e::node_tests(suite, &env, None);
+    e2e::assert_passed(&ran, routes.len(), skipped);
+    assert!(ran.stdout.contains("# SKIP a WebSocket route"), "{ran}");
+    let ran = e2e::bench(suite, &env, "1");
+    e2e::assert_bench_report(&ran, &routes);
+
+    let wrong = [
+        [("E2E_HOST", format!("http://{}", e2e::wrong_server()))].as_slice(),
+        &credentials,
+    ]
+    .concat();
+    let ran = e2e::node_tests(suite, &wrong, Some("test_api_kitchen_streams_sum"));
+    assert!(!ran.success, "{ran}");
+    for line in [
+        "# fail 1\n",
+        "PUT /kitchen/streams answered 200 with a body that is not of its type:",
+        "$output.size: expected number & Type<\"uint64\">, got nothing",
+    ] {
+        assert!(ran.stdout.contains(line), "expected `{line}`:\n{ran}");
+    }
+    let ran = e2e::bench(suite, &wrong, "1");
+    assert!(!ran.success, "{ran}");
+    assert!(
+        ran.stdout
+            .contains("POST /kitchen/trees answered 200, which it does not document")
+            && !ran.stdout.contains("validation failures: 0\n"),
+        "{ran}"
     );
 }
 

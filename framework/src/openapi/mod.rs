@@ -13,9 +13,9 @@ pub use crate::describe::manifest::ManifestError as OpenApiError;
 pub use build::WEBSOCKET_EXTENSION;
 #[cfg(feature = "mcp")]
 pub(crate) use build::{component_schemas, with_converter};
+pub use document::OpenApiDocument;
 #[cfg(feature = "mcp")]
 pub(crate) use schema::Converter;
-pub use document::OpenApiDocument;
 #[cfg(feature = "openapi")]
 pub use schema::{ENUM_VARNAMES_EXTENSION, MAX_SIZE_EXTENSION};
 

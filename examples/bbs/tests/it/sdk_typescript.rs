@@ -1,8 +1,9 @@
 //! The generated TypeScript SDK: compiled with `tsc --strict` (and
 //! `exactOptionalPropertyTypes`, `noUncheckedIndexedAccess`), its
 //! `@ts-expect-error` type tests checked, then driven by node against the
-//! server over a socket. Values it simulates are decoded here with the
-//! server's own validators.
+//! server over a socket, its TanStack Query bindings too (`query.test.ts`,
+//! with `@tanstack/query-core`). Values it simulates are decoded here with
+//! the server's own validators.
 
 use std::{
     path::{Path, PathBuf},
@@ -107,6 +108,7 @@ async fn the_typescript_sdk_compiles_strictly_and_drives_every_route() {
     node.arg("--test")
         .arg("lib-test/test/e2e.test.js")
         .arg("lib-test/test/simulate.test.js")
+        .arg("lib-test/test/query.test.js")
         .env("BBS_URL", server.url())
         .env("BBS_MODERATOR_TOKEN", crate::support::MODERATOR_TOKEN)
         .env("BBS_UNAVAILABLE_URL", unavailable.url())
@@ -118,6 +120,14 @@ async fn the_typescript_sdk_compiles_strictly_and_drives_every_route() {
     let report = String::from_utf8_lossy(&output.stdout);
     assert!(report.contains("# fail 0"), "{report}");
     assert!(!report.contains("# pass 0"), "{report}");
+    // The end-to-end suite `sdk-gen e2e` generated (`e2e/`), compiled with
+    // the tests above, against the same server.
+    let url = server.url();
+    tokio::task::spawn_blocking(move || {
+        crate::sdk_e2e::generated_suite_passes(&sdk_dir(), &url, crate::support::MODERATOR_TOKEN);
+    })
+    .await
+    .unwrap();
 
     let values: Value = serde_json::from_slice(&std::fs::read(&simulated).unwrap()).unwrap();
     assert_eq!(decode_all::<Page<ArticleSummary>>(&values, "index"), 25);

@@ -1,0 +1,30 @@
+/**
+ * PATCH /bbs/articles/:section
+ *
+ * List a section's articles, a page at a time.
+ *
+ * Calls the route with random valid input and checks the answer: a success
+ * against its type, a documented error against the error body. Random
+ * input often meets a documented error (an id nobody made is a 404): make
+ * it real (create what the route reads first) to test more.
+ *
+ * Written once by `sdk-gen e2e`; yours to edit.
+ * @module
+ */
+import type { IConnection } from "../../src/index.js";
+import { random } from "../../src/runtime.js";
+import { index as route } from "../../src/functional/bbs/articles/index.js";
+import { drawParam } from "../draw.js";
+import { verify } from "../verify.js";
+
+/** The route this file tests. */
+export const ROUTE = "PATCH /bbs/articles/:section";
+
+export async function test_api_bbs_articles_index(connection: IConnection): Promise<number> {
+  const answer = await route.propagate(
+    connection,
+    drawParam(route.METADATA.params[0].schema) as string,
+    random(route.METADATA.body, 0) as route.Input,
+  );
+  return verify(route.METADATA, answer);
+}

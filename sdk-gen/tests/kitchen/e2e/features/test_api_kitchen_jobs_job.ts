@@ -1,0 +1,28 @@
+/**
+ * GET /kitchen/jobs/:id
+ *
+ * Runs a job: done at once when `id` is even, queued when it is odd.
+ *
+ * Calls the route with random valid input and checks the answer: a success
+ * against its type, a documented error against the error body. Random
+ * input often meets a documented error (an id nobody made is a 404): make
+ * it real (create what the route reads first) to test more.
+ *
+ * Written once by `sdk-gen e2e`; yours to edit.
+ * @module
+ */
+import type { IConnection } from "../../typescript/src/index.js";
+import { job as route } from "../../typescript/src/functional/kitchen/jobs/index.js";
+import { drawParam } from "../draw.js";
+import { verify } from "../verify.js";
+
+/** The route this file tests. */
+export const ROUTE = "GET /kitchen/jobs/:id";
+
+export async function test_api_kitchen_jobs_job(connection: IConnection): Promise<number> {
+  const answer = await route.propagate(
+    connection,
+    drawParam(route.METADATA.params[0].schema) as number,
+  );
+  return verify(route.METADATA, answer);
+}

@@ -1,0 +1,28 @@
+/**
+ * PUT /kitchen/patterns
+ *
+ * Answers the patterned strings it was sent.
+ *
+ * Calls the route with random valid input and checks the answer: a success
+ * against its type, a documented error against the error body. Random
+ * input often meets a documented error (an id nobody made is a 404): make
+ * it real (create what the route reads first) to test more.
+ *
+ * Written once by `sdk-gen e2e`; yours to edit.
+ * @module
+ */
+import type { IConnection } from "../../typescript/src/index.js";
+import { random } from "../../typescript/src/runtime.js";
+import { patterns as route } from "../../typescript/src/functional/kitchen/index.js";
+import { verify } from "../verify.js";
+
+/** The route this file tests. */
+export const ROUTE = "PUT /kitchen/patterns";
+
+export async function test_api_kitchen_patterns(connection: IConnection): Promise<number> {
+  const answer = await route.propagate(
+    connection,
+    random(route.METADATA.body, 0) as route.Input,
+  );
+  return verify(route.METADATA, answer);
+}
