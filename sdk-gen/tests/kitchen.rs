@@ -147,7 +147,7 @@ async fn the_typescript_sdk_round_trips_every_shape() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(
-        report.contains("# pass 39") && report.contains("# fail 0"),
+        report.contains("# pass 40") && report.contains("# fail 0"),
         "{report}"
     );
     // The generated end-to-end suite, compiled with the tests above, against

@@ -1978,13 +1978,33 @@ export function random(schema: RuntimeSchema, depth: number): unknown {
       return randomType(TYPES[schema.ref ?? ""], depth + 1);
     case "file": {
       const size = Math.min(schema.maxSize ?? 64, 64);
-      const type = schema.accept?.find((entry) => !entry.includes("*")) ?? "application/octet-stream";
+      const type = acceptedType(schema.accept);
       const bytes = new Uint8Array(between(0, size)).map(() => between(0, 255));
       return new Blob([bytes], { type });
     }
     default:
       return null;
   }
+}
+
+/**
+ * A media type a file field accepts: its first exact one, else one its
+ * first wildcard matches (`text/*` is `text/plain`), else
+ * `application/octet-stream`.
+ */
+function acceptedType(accept: readonly string[] | undefined): string {
+  const exact = accept?.find((entry) => !entry.includes("*"));
+  if (exact !== undefined) return exact;
+  const major = accept?.map((entry) => entry.split("/")[0] ?? "").find((part) => part !== "*" && part !== "");
+  if (major === undefined) return "application/octet-stream";
+  const known: Record<string, string> = {
+    text: "text/plain",
+    image: "image/png",
+    audio: "audio/mpeg",
+    video: "video/mp4",
+    font: "font/woff2",
+  };
+  return known[major] ?? `${major}/octet-stream`;
 }
 
 function randomType(type: RuntimeType | undefined, depth: number): unknown {

@@ -30,6 +30,7 @@ import api, {
   type Tree,
   type Upload,
 } from "../typescript/src/index.js";
+import { random } from "../typescript/src/runtime.js";
 
 const kitchen = api.functional.kitchen;
 
@@ -619,6 +620,15 @@ test("a refused upload lists every problem; a file over its limit is 413", async
   assert.equal(tooLarge.problem?.errors?.[0]?.path, "$input.attachments[0]");
   const many = await status(kitchen.uploads.upload({ ...connection(), validate: true }, { ...upload(), attachments: [1, 2, 3, 4].map(() => new Blob(["x"])) }));
   assert.deepEqual(many.problem?.errors?.map((issue) => issue.path), ["$input.attachments"]);
+});
+
+test("a file the runtime draws is of a media type its field accepts, wildcards too", () => {
+  for (let round = 0; round < 50; round++) {
+    const drawn = random(kitchen.uploads.upload.METADATA.body, 0) as Upload;
+    assert.ok(["image/png", "image/jpeg"].includes(drawn.picture.type), drawn.picture.type);
+    // `note` accepts `text/*`.
+    if (drawn.note != null) assert.equal(drawn.note.type, "text/plain");
+  }
 });
 
 test("simulate checks an upload and answers a random receipt", async () => {
