@@ -195,11 +195,7 @@ impl http_body::Body for Body {
             Kind::Full(data) if data.is_empty() => Poll::Ready(None),
             Kind::Full(data) => Poll::Ready(Some(Ok(Frame::data(std::mem::take(data))))),
             Kind::Later(Later::Stream(stream)) => Pin::new(stream).poll_frame(cx),
-            Kind::Later(Later::Error(error)) => {
-                let data = error.default_body();
-                *kind = Kind::Full(Bytes::new());
-                Poll::Ready(Some(Ok(Frame::data(data))))
-            }
+            Kind::Later(Later::Error(_)) => Poll::Ready(Some(Ok(Frame::data(deferred_body(kind))))),
         }
     }
 
@@ -218,6 +214,21 @@ impl http_body::Body for Body {
             Kind::Later(Later::Error(_)) => SizeHint::default(),
         }
     }
+}
+
+/// The body of a deferred error nothing answered for (the problem
+/// document), the body then ended. Out of line: rare, and kept out of the
+/// write path of every answer, which hyper inlines this body's
+/// `poll_frame` into.
+#[cold]
+#[inline(never)]
+fn deferred_body(kind: &mut Kind) -> Bytes {
+    let data = match kind {
+        Kind::Later(Later::Error(error)) => error.default_body(),
+        _ => Bytes::new(),
+    };
+    *kind = Kind::Full(Bytes::new());
+    data
 }
 
 #[cfg(test)]

@@ -146,19 +146,29 @@ fn without_nulls(value: &Value) -> Value {
     }
 }
 
+/// A group of arguments that is an object, if given; one that is not is
+/// an issue at `path`.
+fn object<'a>(
+    values: Option<&'a Value>,
+    path: &str,
+    issues: &mut Vec<ValidationIssue>,
+) -> Option<&'a Map<String, Value>> {
+    match values? {
+        Value::Object(values) => Some(values),
+        other => {
+            issues.push(ValidationIssue::new(path, "object", other.clone()));
+            None
+        }
+    }
+}
+
 /// `headers`' fields as headers, a list as one header per item.
 fn add_headers(
     headers: &mut http::HeaderMap,
     values: Option<&Value>,
     issues: &mut Vec<ValidationIssue>,
 ) {
-    let Some(values) = values else { return };
-    let Value::Object(values) = values else {
-        issues.push(ValidationIssue::new(
-            "$arguments.headers",
-            "object",
-            values.clone(),
-        ));
+    let Some(values) = object(values, "$arguments.headers", issues) else {
         return;
     };
     for (name, value) in values {
@@ -193,13 +203,7 @@ fn add_cookies(
     values: Option<&Value>,
     issues: &mut Vec<ValidationIssue>,
 ) {
-    let Some(values) = values else { return };
-    let Value::Object(values) = values else {
-        issues.push(ValidationIssue::new(
-            "$arguments.cookies",
-            "object",
-            values.clone(),
-        ));
+    let Some(values) = object(values, "$arguments.cookies", issues) else {
         return;
     };
     let mut pairs: Vec<String> = headers
