@@ -246,6 +246,25 @@ impl OriginPolicy {
         )))
     }
 
+    /// Refuses a request to the MCP endpoint sent by a page whose origin
+    /// the app does not trust, same-origin or not: the Model Context
+    /// Protocol's guard against DNS rebinding, where a page of another
+    /// site reaches a server on this machine under its own host name (and
+    /// so is same-origin to the browser). Clients that are not browsers
+    /// send no `Origin`.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn check_mcp(&self, parts: &Parts) -> Result<(), ApiError> {
+        match parts.headers.get(header::ORIGIN) {
+            None => Ok(()),
+            Some(origin) if self.trusts(Some(origin)) => Ok(()),
+            Some(origin) => Err(refusal::CROSS_ORIGIN_REQUEST.error(format!(
+                "an MCP request from a page of `{}`, which the app does not trust; \
+                 a browser-based MCP client's origin is trusted with `CrossOrigin::trust`",
+                String::from_utf8_lossy(origin.as_bytes())
+            ))),
+        }
+    }
+
     fn trusts(&self, origin: Option<&HeaderValue>) -> bool {
         origin.is_some_and(|origin| {
             self.trusted

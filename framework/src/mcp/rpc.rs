@@ -69,6 +69,9 @@ impl McpEndpoint {
 
     /// Answers one `POST` to the endpoint.
     pub(crate) async fn answer(&self, mut cx: RequestContext) -> Response {
+        if let Err(refused) = cx.origins().check_mcp(cx.parts()) {
+            return refused.into_response();
+        }
         if let Some(version) = cx.headers().get("mcp-protocol-version")
             && !PROTOCOL_VERSIONS.iter().any(|known| version == known)
         {

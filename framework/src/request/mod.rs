@@ -124,7 +124,7 @@ impl RequestContext {
     }
 
     /// How the app checks requests from other origins.
-    #[cfg(feature = "ws")]
+    #[cfg(any(feature = "ws", feature = "mcp"))]
     pub(crate) fn origins(&self) -> &crate::cross_origin::OriginPolicy {
         &self.shared.origins
     }

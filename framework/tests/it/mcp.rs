@@ -419,6 +419,19 @@ async fn a_post_from_a_page_of_another_origin_is_refused() {
         .send()
         .await;
     assert_eq!(foreign.status(), 403);
+    // DNS rebinding: a page of another site reaching this server under its
+    // own host name is same-origin to the browser, and refused all the same.
+    let rebound = app
+        .test_client()
+        .post("/mcp")
+        .header("host", "evil.example:3000")
+        .header("origin", "http://evil.example:3000")
+        .header("sec-fetch-site", "same-origin")
+        .json(&ping)
+        .send()
+        .await;
+    assert_eq!(rebound.status(), 403);
+    assert_eq!(rebound.json::<Value>()["code"], "cross_origin_request");
     let trusted = App::builder()
         .controller(Other)
         .cross_origin(CrossOrigin::new().trust("https://chat.example"))
