@@ -252,12 +252,14 @@ pub mod sse {
 }
 
 /// Helpers for testing DTOs (property checks, and values with one
-/// constraint broken) and servers (malformed requests).
+/// constraint broken), servers (malformed requests) and API versions
+/// (`assert_compatible`: the app breaks no blessed manifest).
 pub mod testing {
     pub use crate::dto::{
         Broken, Draw, broken_variants, check_broken_values, check_first_draw, check_random_value,
         draw_value, fuzz_json, fuzz_query,
     };
+    pub use crate::manifest::assert_compatible;
     pub use crate::multipart::MultipartBody;
     #[cfg(feature = "server")]
     #[cfg_attr(docsrs, doc(cfg(feature = "server")))]

@@ -30,6 +30,11 @@
 //!   variant per status named after the handler's enum variant.
 //! - Routes marked `sdk = false` are left out of both.
 //!
+//! [`human_report`] and [`json_report`] show what changed between two
+//! manifests ([`framework::manifest::diff`]) with the SDK functions and
+//! types each breaking change affects (`sdk-gen diff OLD NEW`), and
+//! [`Bump`] the SDK's next version.
+//!
 //! [`generate_e2e`] writes end-to-end and load tests of the app through the
 //! TypeScript SDK (`sdk-gen e2e <dir>`), each file the user's once written
 //! ([`write_e2e`] keeps what is there).
@@ -50,6 +55,7 @@
 
 mod answer;
 mod config;
+mod diff;
 mod e2e;
 mod model;
 mod output;
@@ -61,6 +67,7 @@ use std::path::PathBuf;
 use framework::manifest::ApiManifest;
 
 pub use config::{Config, ConfigError, RustTarget, Target};
+pub use diff::{Bump, changelog_entry, human_report, json_report, read_source, route_functions};
 pub use e2e::{E2eOptions, E2eReport, generate_e2e, write_e2e};
 pub use output::{Drift, check, write};
 pub use rust::RustOptions;

@@ -2,6 +2,8 @@
 //! `[workspace.metadata.sdk-gen]` configures, from the manifest its app
 //! prints. `--check` only compares. `cargo run -p sdk-gen -- e2e <dir>`
 //! writes end-to-end and load tests through the TypeScript SDK.
+//! `cargo run -p sdk-gen -- diff OLD NEW --deny breaking` says what changed
+//! between two manifests and fails on breaking changes.
 
 use std::{
     io::Read,
@@ -9,9 +11,10 @@ use std::{
     process::{Command, ExitCode},
 };
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 use framework::manifest::ApiManifest;
-use sdk_gen::{Config, E2eOptions, RustOptions, Targets, TypeScriptOptions};
+use framework::manifest::Severity;
+use sdk_gen::{Bump, Config, E2eOptions, RustOptions, Targets, TypeScriptOptions};
 
 /// Generates the TypeScript and Rust client SDKs of an app from its API
 /// manifest. Without flags, does what `[workspace.metadata.sdk-gen]` says.
@@ -74,12 +77,53 @@ enum Step {
         #[arg(long)]
         force: bool,
     },
+    /// Lists what changed from the OLD manifest to the NEW one, for a
+    /// client generated from OLD talking to a server built from NEW: each
+    /// change breaking, needing care or compatible, with the SDK functions
+    /// and types each breaking one affects, and the SDK's next version.
+    ///
+    /// OLD and NEW are manifest files (what `app manifest` prints) or
+    /// `git:REV:PATH`, the manifest committed at PATH (from the
+    /// repository's root) in REV. Exits 1 when a change `--deny` names
+    /// exists, 2 on errors.
+    Diff {
+        /// The manifest the clients were generated from.
+        old: String,
+        /// The manifest of the server they talk to.
+        new: String,
+        /// Print JSON instead of the report for people.
+        #[arg(long)]
+        json: bool,
+        /// Exit 1 when a change this severe exists: `breaking`, or `care`
+        /// (changes needing care and breaking ones).
+        #[arg(long, value_enum, value_name = "SEVERITY")]
+        deny: Option<Deny>,
+        /// Append a changelog entry (markdown) for the next version to FILE.
+        #[arg(long, value_name = "FILE")]
+        changelog: Option<PathBuf>,
+    },
+}
+
+/// Which changes fail `sdk-gen diff`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Deny {
+    /// Breaking changes.
+    Breaking,
+    /// Changes needing care, and breaking ones.
+    Care,
 }
 
 fn main() -> ExitCode {
     let args = Args::parse();
     let outcome = match &args.command {
         Some(Step::E2e { dir, sdk, force }) => e2e(&args, dir, sdk.as_deref(), *force),
+        Some(Step::Diff {
+            old,
+            new,
+            json,
+            deny,
+            changelog,
+        }) => diff(old, new, *json, *deny, changelog.as_deref()),
         None => run(&args),
     };
     match outcome {
@@ -175,6 +219,56 @@ fn e2e(args: &Args, dir: &Path, sdk: Option<&Path>, force: bool) -> Result<ExitC
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `sdk-gen diff`: prints the changes, appends the changelog entry, and
+/// fails when a denied change exists.
+fn diff(
+    old: &str,
+    new: &str,
+    json: bool,
+    deny: Option<Deny>,
+    changelog: Option<&Path>,
+) -> Result<ExitCode, String> {
+    let old = sdk_gen::read_source(old)?;
+    let new = sdk_gen::read_source(new)?;
+    let changes = framework::manifest::diff(&old, &new);
+    if json {
+        let report = sdk_gen::json_report(&changes, &old.version);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).map_err(|err| err.to_string())?
+        );
+    } else {
+        print!("{}", sdk_gen::human_report(&changes));
+    }
+    let bump = Bump::of(&changes);
+    eprintln!(
+        "sdk-gen: next version {} ({} release from {})",
+        bump.next(&old.version),
+        bump.as_str(),
+        old.version
+    );
+    if let Some(path) = changelog {
+        use std::io::Write;
+        let entry = sdk_gen::changelog_entry(&changes, &old.version);
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .and_then(|mut file| writeln!(file, "{entry}"))
+            .map_err(|err| format!("{}: {err}", path.display()))?;
+    }
+    let denied = match deny {
+        None => false,
+        Some(Deny::Breaking) => changes.worst() >= Some(Severity::Breaking),
+        Some(Deny::Care) => changes.worst() >= Some(Severity::NeedsCare),
+    };
+    Ok(if denied {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// The path from the folder `from` to `to`, both absolute: `../..`.
@@ -362,5 +456,22 @@ mod tests {
                 .unwrap();
         assert!(matches!(args.command, Some(Step::E2e { force: true, .. })));
         assert_eq!(args.manifest, Some(PathBuf::from("m.json")));
+        let args = Args::try_parse_from([
+            "sdk-gen",
+            "diff",
+            "git:origin/main:api/manifest.json",
+            "new.json",
+            "--deny",
+            "breaking",
+        ])
+        .unwrap();
+        assert!(matches!(
+            args.command,
+            Some(Step::Diff {
+                deny: Some(Deny::Breaking),
+                json: false,
+                ..
+            })
+        ));
     }
 }

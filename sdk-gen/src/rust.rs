@@ -550,7 +550,7 @@ fn doc_comment(text: &str, indent: &str) -> String {
 }
 
 /// `Page_ArticleSummary` -> `PageArticleSummary`, `+created_at` -> `CreatedAt`.
-fn pascal(name: &str) -> String {
+pub(crate) fn pascal(name: &str) -> String {
     let mut out = String::new();
     let mut upper = true;
     for c in name.chars() {
@@ -572,7 +572,7 @@ fn pascal(name: &str) -> String {
 }
 
 /// `createdAt` -> `created_at`, `type` -> `r#type`.
-fn snake(name: &str) -> String {
+pub(crate) fn snake(name: &str) -> String {
     let mut out = String::new();
     let mut previous_lower = false;
     for c in name.chars() {

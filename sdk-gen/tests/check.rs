@@ -175,3 +175,99 @@ async fn e2e_writes_only_what_is_missing_and_keeps_edits() {
             .contains("export const ROUTE")
     );
 }
+
+/// The definition of the type `name` in a manifest's JSON.
+fn kind<'m>(manifest: &'m mut serde_json::Value, name: &str) -> &'m mut serde_json::Value {
+    let types = manifest["types"].as_array_mut().unwrap();
+    let ty = types.iter_mut().find(|ty| ty["name"] == name).unwrap();
+    &mut ty["def"]["kind"]
+}
+
+/// The fields of the object `name` in a manifest's JSON.
+fn fields<'m>(manifest: &'m mut serde_json::Value, name: &str) -> &'m mut Vec<serde_json::Value> {
+    kind(manifest, name)["object"]["fields"]
+        .as_array_mut()
+        .unwrap()
+}
+
+/// Version 2 of the BBS API as a purpose-made manifest: a new required
+/// input, a title that may be `null`, a new article format, a removed
+/// route; a new answer field, a wider limit; a summary reworded.
+fn bbs_v2(manifest: &str) -> String {
+    use serde_json::{Value, json};
+    let mut manifest: Value = serde_json::from_str(manifest).unwrap();
+    let create = fields(&mut manifest, "ArticleCreate");
+    let mut category = create[0].clone();
+    category["name"] = json!("category");
+    category["description"] = json!("Where the article is filed.");
+    create.push(category);
+    let title = &mut fields(&mut manifest, "ArticleSnapshot")[1];
+    title["schema"] = json!({ "nullable": title["schema"].clone() });
+    kind(&mut manifest, "ArticleFormat")["string_enum"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({ "value": "rst", "rust_name": "Rst", "description": "reStructuredText." }));
+    let summary = fields(&mut manifest, "ArticleSummary");
+    let mut comments = summary[0].clone();
+    comments["name"] = json!("comments");
+    comments["schema"] = json!({ "integer": { "format": "uint32", "bounds": {
+        "minimum": null, "maximum": null, "exclusive_minimum": null,
+        "exclusive_maximum": null, "multiple_of": null } } });
+    summary.push(comments);
+    fields(&mut manifest, "ArticleIndexRequest")[1]["schema"]["integer"]["bounds"]["maximum"] =
+        json!(2000.0);
+    let routes = manifest["routes"].as_array_mut().unwrap();
+    routes.retain(|route| route["operation_id"] != "bbs.moderation.articles.erase");
+    let at = routes
+        .iter_mut()
+        .find(|route| route["operation_id"] == "bbs.articles.at")
+        .unwrap();
+    at["summary"] = json!("An article with every version of it.");
+    serde_json::to_string_pretty(&manifest).unwrap()
+}
+
+/// `sdk-gen diff` on the BBS and its version 2: the report matches
+/// `tests/diff/bbs.txt` (`UPDATE_GOLDEN=1` rewrites it), `--deny
+/// breaking` fails, and the changelog names the next version.
+#[tokio::test]
+async fn diff_reports_the_bbs_v2_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = manifest_file(dir.path());
+    let new = dir.path().join("v2.json");
+    std::fs::write(&new, bbs_v2(&std::fs::read_to_string(&old).unwrap())).unwrap();
+    let changelog = dir.path().join("CHANGELOG.md");
+    let (old, new) = (old.to_str().unwrap(), new.to_str().unwrap());
+    let output = sdk_gen(&["diff", old, new, "--changelog", changelog.to_str().unwrap()]);
+    assert!(output.status.success(), "{output:?}");
+    let report = String::from_utf8(output.stdout).unwrap();
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/diff/bbs.txt");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&golden, &report).unwrap();
+    }
+    assert_eq!(
+        report,
+        std::fs::read_to_string(&golden).unwrap(),
+        "UPDATE_GOLDEN=1 cargo test -p sdk-gen --test check diff rewrites it"
+    );
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("next version 0.2.0 (major release from 0.1.0)"),
+        "{stderr}"
+    );
+    let entry = std::fs::read_to_string(&changelog).unwrap();
+    assert!(entry.starts_with("## 0.2.0\n"), "{entry}");
+    assert!(entry.contains("### Breaking"), "{entry}");
+
+    let denied = sdk_gen(&["diff", old, new, "--deny", "breaking", "--json"]);
+    assert_eq!(denied.status.code(), Some(1), "{denied:?}");
+    let json: serde_json::Value = serde_json::from_slice(&denied.stdout).unwrap();
+    assert_eq!(json["bump"], "major");
+    assert_eq!(
+        sdk_gen(&["diff", old, old, "--deny", "care"]).status.code(),
+        Some(0)
+    );
+    assert_eq!(
+        sdk_gen(&["diff", old, "missing.json"]).status.code(),
+        Some(2)
+    );
+}

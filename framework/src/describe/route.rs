@@ -183,7 +183,7 @@ pub struct RouteMeta {
     pub sdk: bool,
     /// Whether an app's MCP endpoint may offer this route as a tool
     /// (`mcp = false` keeps it for people only, as nestia's `HumanRoute`;
-    /// see [`Mcp`](crate::Mcp)).
+    /// see `framework::Mcp`, with the `mcp` feature).
     pub mcp: bool,
 }
 

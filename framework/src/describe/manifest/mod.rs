@@ -11,6 +11,8 @@
 //!
 #![doc = include_str!("../../docs/sdks.md")]
 
+mod blessed;
+mod diff;
 mod error;
 mod names;
 
@@ -19,6 +21,8 @@ use std::collections::BTreeMap;
 use http::StatusCode;
 use serde::{Deserialize, Serialize};
 
+pub use blessed::assert_compatible;
+pub use diff::{Change, ManifestDiff, RouteRef, Rule, Severity, diff};
 pub use error::ManifestError;
 pub(crate) use names::NamePrefix;
 
