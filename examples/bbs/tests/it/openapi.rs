@@ -287,3 +287,17 @@ async fn the_docs_page_is_served_from_embedded_assets() {
         "the docs routes are the framework's, not the app's"
     );
 }
+
+/// The API keeps every released version's clients working: each manifest
+/// in `api/` (one per release still supported, as `sdk-gen diff` reads
+/// them) is blessed, and a change that breaks one fails here, naming the
+/// SDK functions and types it breaks. Retiring a version is deleting its
+/// file; releasing one is adding `cargo run -p bbs -- manifest > api/<version>.json`.
+#[tokio::test]
+async fn the_released_api_versions_are_not_broken() {
+    let (app, _dir) = crate::support::app().await;
+    framework::testing::assert_compatible(
+        app.manifest(),
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("api"),
+    );
+}
