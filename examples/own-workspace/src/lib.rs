@@ -59,10 +59,12 @@ impl Notes {
     }
 }
 
-/// The app.
+/// The app, its routes also tools for language models at `/mcp` (the
+/// `mcp` feature).
 pub fn app() -> App {
     App::builder()
         .controller(Notes)
+        .mcp(framework::Mcp::new())
         .build()
         .expect("no route conflicts")
 }

@@ -1,8 +1,9 @@
 //! The framework's promises (`framework/src/docs/security.md`) hold for an
 //! app outside the framework's workspace, built with crates.io's hyper:
 //! malformed requests get their 400/431, pipelined requests are answered in
-//! order, and a WebSocket route (the `ws` feature) echoes valid notes and
-//! closes with 1007 on an invalid one.
+//! order, a WebSocket route (the `ws` feature) echoes valid notes and
+//! closes with 1007 on an invalid one, and the MCP endpoint (the `mcp`
+//! feature) calls a route as a tool, refusals listed at their paths.
 
 use std::time::Duration;
 
@@ -104,7 +105,11 @@ async fn a_websocket_route_echoes_notes_and_refuses_invalid_ones() {
         panic!("expected a close, got {closed:?}");
     };
     assert_eq!(u16::from(frame.code), 1007);
-    assert!(frame.reason.starts_with("message: $input.text"), "{}", frame.reason);
+    assert!(
+        frame.reason.starts_with("message: $input.text"),
+        "{}",
+        frame.reason
+    );
 }
 
 /// The `multipart` feature works from a user's workspace: a form with a
@@ -148,4 +153,59 @@ async fn post_form(addr: std::net::SocketAddr, form: &framework::testing::Multip
     let mut answer = Vec::new();
     let _ = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer)).await;
     String::from_utf8_lossy(&answer).into_owned()
+}
+
+#[tokio::test]
+async fn a_route_is_called_as_an_mcp_tool_and_refused_at_its_argument_paths() {
+    let addr = serve().await;
+    let app = own_workspace_app::app();
+    let tools: Vec<&str> = app.mcp_tools().collect();
+    assert_eq!(tools, ["notes.hello", "notes.create"]);
+    let left: Vec<&str> = app
+        .mcp_left_out()
+        .iter()
+        .map(|left| left.operation_id.as_str())
+        .collect();
+    assert_eq!(left, ["notes.live", "notes.attached.attach"]);
+
+    let call = |text: &str| {
+        serde_json::json!({
+            "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "notes.create", "arguments": {"body": {"text": text}}},
+        })
+        .to_string()
+    };
+    let created = mcp(addr, &call("kept")).await;
+    assert_eq!(
+        created["result"]["structuredContent"]["text"], "kept",
+        "{created}"
+    );
+    let refused = mcp(addr, &call("")).await;
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    let detail: serde_json::Value =
+        serde_json::from_str(refused["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        detail["errors"][0]["path"], "$arguments.body.text",
+        "{detail}"
+    );
+}
+
+/// Posts a JSON-RPC message to `/mcp` and reads the answer's JSON.
+async fn mcp(addr: std::net::SocketAddr, message: &str) -> serde_json::Value {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+        message.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(message.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer))
+        .await
+        .unwrap()
+        .unwrap();
+    let answer = String::from_utf8(answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let (_, body) = answer.split_once("\r\n\r\n").unwrap();
+    serde_json::from_str(body).unwrap()
 }

@@ -14,6 +14,7 @@ use crate::error::refusal::{self, Refusal};
 /// use framework::HttpMethod;
 /// assert_eq!(HttpMethod::Put.as_str(), "PUT");
 /// assert_eq!(HttpMethod::from_http(&http::Method::PATCH), Some(HttpMethod::Patch));
+/// assert_eq!(HttpMethod::Patch.to_http(), http::Method::PATCH);
 /// ```
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
@@ -64,6 +65,17 @@ impl HttpMethod {
             http::Method::DELETE => HttpMethod::Delete,
             _ => return None,
         })
+    }
+
+    /// The method as `http` names it.
+    pub fn to_http(self) -> http::Method {
+        match self {
+            HttpMethod::Get => http::Method::GET,
+            HttpMethod::Post => http::Method::POST,
+            HttpMethod::Put => http::Method::PUT,
+            HttpMethod::Patch => http::Method::PATCH,
+            HttpMethod::Delete => http::Method::DELETE,
+        }
     }
 
     pub(crate) const fn index(self) -> usize {

@@ -154,7 +154,7 @@ fn tool(
         name: route.operation_id.clone(),
         definition,
         target: Target {
-            method: method(route.method),
+            method: route.method.to_http(),
             path: route.path.clone(),
             body: route.body.as_ref().map(|body| body.kind),
             structured,
@@ -378,15 +378,5 @@ fn references(value: &Value, into: &mut Vec<String>) {
         }
         Value::Array(items) => items.iter().for_each(|item| references(item, into)),
         _ => {}
-    }
-}
-
-fn method(method: HttpMethod) -> http::Method {
-    match method {
-        HttpMethod::Get => http::Method::GET,
-        HttpMethod::Post => http::Method::POST,
-        HttpMethod::Put => http::Method::PUT,
-        HttpMethod::Patch => http::Method::PATCH,
-        HttpMethod::Delete => http::Method::DELETE,
     }
 }
