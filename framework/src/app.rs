@@ -21,14 +21,15 @@ use crate::observe::{METRICS_ROUTE, Metrics};
 #[cfg(feature = "docs-page")]
 use crate::openapi::{DOCS_ASSET_ROUTE, DOCS_ROUTE, DocsPage};
 #[cfg(feature = "openapi")]
-use crate::openapi::{Docs, OPENAPI_ROUTE};
+use crate::openapi::{Docs, OPENAPI_ROUTE, OPENAPI_VERSION_ROUTE, VersionDocs, version_path};
 #[cfg(feature = "askama")]
 use crate::response::HtmlHeaders;
 use crate::{
     arguments::Arguments,
     body::{BoxError, Response},
     cross_origin::CrossOrigin,
-    describe::{RouteMeta, StateMeta},
+    describe::{ApiVersion, RouteMeta, StateMeta},
+    description::Description,
     dispatch::{AnswerHook, AnswerRules, Records, ResponseFuture},
     error::{ApiError, ErrorAnswers, ErrorContract, refusal},
     manifest::{ApiManifest, NamePrefix},
@@ -38,6 +39,7 @@ use crate::{
     route::{BoxFuture, Controller},
     router::{BuildError, Lookup, Router, describe},
     shutdown::Shutdown,
+    versions::{VersionPolicy, Versions},
 };
 
 /// The largest request body accepted unless configured: 2 MiB.
@@ -107,6 +109,7 @@ pub struct AppBuilder {
     html_headers: Option<HtmlHeaders>,
     #[cfg(feature = "mcp")]
     mcp: Option<Mcp>,
+    versions: Option<Versions>,
 }
 
 impl AppBuilder {
@@ -277,6 +280,15 @@ impl AppBuilder {
         self
     }
 
+    /// Serves several versions of the API: each route serves those its
+    /// `versions = ..` says, a request gets those of the version it names
+    /// (see [`Versions`]), and the app has a manifest and an OpenAPI
+    /// document per version. Without it, routes may not declare versions.
+    pub fn versions(mut self, versions: Versions) -> Self {
+        self.versions = Some(versions);
+        self
+    }
+
     /// Serves neither `/openapi.json` nor the docs page at `/docs` (which
     /// is served only with the `docs-page` feature, on by default).
     pub fn without_docs(mut self) -> Self {
@@ -336,32 +348,25 @@ impl AppBuilder {
     pub fn build(mut self) -> Result<App, BuildError> {
         self.check_states()?;
         self.prepare_cross_origin()?;
+        let versions = self.prepare_versions()?;
         let answers = self.answer_rules()?;
-        let document = self
+        let base = self
             .document
             .take()
-            .unwrap_or_else(|| OpenApiDocument::new("API", "0.1.0"))
-            .routes(self.endpoints.iter().map(|endpoint| endpoint.meta));
-        let manifest = self.manifest(&document)?;
+            .unwrap_or_else(|| OpenApiDocument::new("API", "0.1.0"));
+        let (mut descriptions, default) = self.describe(&base, versions.as_ref())?;
         #[cfg(feature = "openapi")]
-        let docs = self.serve_docs.then(|| {
-            // The model holds only strings, numbers, maps and arrays.
-            let json = document
-                .from_manifest(&manifest)
-                .to_pretty_json()
-                .unwrap_or_default();
-            let docs = Docs::new(json);
-            self.add_docs(&docs);
-            docs
-        });
+        if self.serve_docs {
+            self.add_docs(&mut descriptions, default);
+        }
         if let Some(health) = self.health.take() {
             self.add_health(health);
         }
         #[cfg(feature = "mcp")]
-        let mcp = self.add_mcp(&manifest)?;
+        let mcp = self.add_mcp(&descriptions[default])?;
         #[cfg(feature = "metrics")]
         let metrics_at = self.add_metrics_route();
-        self.name_operations(&manifest);
+        self.name_operations(&descriptions);
         let router = Router::build(self.endpoints.iter().map(|endpoint| endpoint.meta))?;
         #[cfg(feature = "metrics")]
         let metrics = self.build_metrics(metrics_at);
@@ -372,11 +377,9 @@ impl AppBuilder {
                 router,
                 endpoints: self.endpoints,
                 shared: Arc::new(self.shared),
-                #[cfg(feature = "openapi")]
-                document,
-                #[cfg(feature = "openapi")]
-                docs,
-                manifest,
+                descriptions,
+                default,
+                versions,
                 metrics,
                 answers,
                 #[cfg(feature = "mcp")]
@@ -390,10 +393,64 @@ impl AppBuilder {
         Ok(app)
     }
 
+    /// The app's versions, checked against its routes; `None` when it
+    /// serves no versions (and no route declares any).
+    fn prepare_versions(&mut self) -> Result<Option<VersionPolicy>, BuildError> {
+        // Before the manifests, which would find the same operation twice.
+        crate::router::group(self.endpoints.iter().map(|endpoint| endpoint.meta))?;
+        let metas = self.endpoints.iter().map(|endpoint| endpoint.meta);
+        match self.versions.take() {
+            Some(versions) => versions.prepare(metas).map(Some),
+            None => match metas.into_iter().find(|meta| !meta.versions.is_all()) {
+                Some(meta) => Err(BuildError::InvalidVersions {
+                    reason: format!(
+                        "route {} serves versions {}, but the app serves none; list them with `.versions(Versions::new([..]))`",
+                        describe(meta),
+                        meta.versions
+                    ),
+                }),
+                None => Ok(None),
+            },
+        }
+    }
+
+    /// The document and manifest of each version the app serves (one,
+    /// unversioned, when it has none), and which is the default's.
+    fn describe(
+        &self,
+        base: &OpenApiDocument,
+        versions: Option<&VersionPolicy>,
+    ) -> Result<(Vec<Description>, usize), BuildError> {
+        let Some(policy) = versions else {
+            let document = base.clone().routes(self.endpoints.iter().map(|e| e.meta));
+            let manifest = self.manifest(&document)?;
+            return Ok((vec![Description::new(None, document, manifest)], 0));
+        };
+        let mut descriptions = Vec::with_capacity(policy.served.len());
+        for &version in &policy.served {
+            let document = base.for_version(version).routes(
+                self.endpoints
+                    .iter()
+                    .map(|endpoint| endpoint.meta)
+                    .filter(|meta| meta.versions.contains(version)),
+            );
+            let mut manifest = self.manifest(&document)?;
+            manifest.api_version = Some(policy.manifest(version));
+            descriptions.push(Description::new(Some(version), document, manifest));
+        }
+        let default = policy
+            .served
+            .iter()
+            .position(|version| *version == policy.default)
+            .unwrap_or_default();
+        Ok((descriptions, default))
+    }
+
     /// Adds the MCP endpoint, when the app has one, with a tool for each
     /// route it offers.
     #[cfg(feature = "mcp")]
-    fn add_mcp(&mut self, manifest: &ApiManifest) -> Result<Option<Arc<McpEndpoint>>, BuildError> {
+    fn add_mcp(&mut self, described: &Description) -> Result<Option<Arc<McpEndpoint>>, BuildError> {
+        let manifest = &described.manifest;
         let Some(mcp) = self.mcp.take() else {
             return Ok(None);
         };
@@ -403,7 +460,12 @@ impl AppBuilder {
                 reason: "write a literal absolute path, `/mcp`".into(),
             });
         }
-        let metas: Vec<&'static RouteMeta> = self.endpoints.iter().map(|e| e.meta).collect();
+        let metas: Vec<&'static RouteMeta> = self
+            .endpoints
+            .iter()
+            .map(|e| e.meta)
+            .filter(|meta| described.serves(meta))
+            .collect();
         let catalogue = crate::mcp::Catalogue::new(&mcp, manifest, &metas);
         let endpoint = Arc::new(McpEndpoint::new(catalogue, manifest, mcp.instructions));
         // Built once per app, and routes' metadata lives as long as the
@@ -485,21 +547,18 @@ impl AppBuilder {
 
     /// Each endpoint's operation, as traces name it: the manifest's
     /// operation id of its route (a built-in route's handler name).
-    fn name_operations(&mut self, manifest: &ApiManifest) {
+    fn name_operations(&mut self, descriptions: &[Description]) {
         for endpoint in &mut self.endpoints {
+            let meta = endpoint.meta;
             endpoint.operation = if endpoint.builtin {
-                endpoint.meta.handler.to_owned()
+                meta.handler.to_owned()
             } else {
-                manifest
-                    .routes
+                descriptions
                     .iter()
-                    .find(|route| {
-                        route.method == endpoint.meta.method && route.path == endpoint.meta.path
-                    })
-                    .map_or_else(
-                        || endpoint.meta.qualified_name(),
-                        |route| route.operation_id.clone(),
-                    )
+                    .filter(|described| described.serves(meta))
+                    .flat_map(|described| &described.manifest.routes)
+                    .find(|route| route.method == meta.method && route.path == meta.path)
+                    .map_or_else(|| meta.qualified_name(), |route| route.operation_id.clone())
             };
         }
     }
@@ -579,28 +638,59 @@ impl AppBuilder {
         ));
     }
 
+    /// Serves each version's document (`/openapi.json` the default's, and
+    /// `/openapi/<version>.json` each version's when the app has versions)
+    /// and the docs page.
     #[cfg(feature = "openapi")]
-    fn add_docs(&mut self, docs: &Docs) {
-        let document = docs.clone();
-        self.endpoints.push(builtin(
-            &OPENAPI_ROUTE,
-            Box::new(move |_| {
-                let response = document.document();
-                Box::pin(async move { response })
-            }),
-        ));
+    fn add_docs(&mut self, descriptions: &mut [Description], default: usize) {
+        for described in descriptions.iter_mut() {
+            described.docs = Some(Docs::new(described.json()));
+        }
+        if let Some(document) = descriptions[default].docs.clone() {
+            self.endpoints.push(builtin(
+                &OPENAPI_ROUTE,
+                Box::new(move |_| {
+                    let response = document.document();
+                    Box::pin(async move { response })
+                }),
+            ));
+        }
+        let mut versions: Vec<(String, Docs)> = descriptions
+            .iter()
+            .filter_map(|described| Some((described.version?.to_string(), described.docs.clone()?)))
+            .collect();
+        // The default's first: the docs page shows it first.
+        let shown = descriptions[default].manifest.version.clone();
+        versions.sort_by_key(|(version, _)| *version != shown);
+        let paths: Vec<(String, String)> = versions
+            .iter()
+            .map(|(version, _)| (version.clone(), version_path(version)))
+            .collect();
+        if !versions.is_empty() {
+            let documents = VersionDocs(versions.into());
+            self.endpoints.push(builtin(
+                &OPENAPI_VERSION_ROUTE,
+                Box::new(move |arguments: Arguments| {
+                    let response =
+                        documents.answer(arguments.context().path_value(0).unwrap_or_default());
+                    Box::pin(async move { response })
+                }),
+            ));
+        }
         #[cfg(feature = "docs-page")]
-        self.add_docs_page();
+        self.add_docs_page(&paths);
+        #[cfg(not(feature = "docs-page"))]
+        let _ = paths;
     }
 
     /// `GET /docs` and Swagger UI's files under it.
     #[cfg(feature = "docs-page")]
-    fn add_docs_page(&mut self) {
+    fn add_docs_page(&mut self, versions: &[(String, String)]) {
         self.endpoints.push(builtin(
             &DOCS_ROUTE,
             Box::new(|_| Box::pin(async { DocsPage::redirect() })),
         ));
-        let assets = DocsPage::new();
+        let assets = DocsPage::new(versions);
         self.endpoints.push(builtin(
             &DOCS_ASSET_ROUTE,
             Box::new(move |arguments: Arguments| {
@@ -628,12 +718,13 @@ struct AppInner {
     router: Router,
     endpoints: Vec<Endpoint>,
     shared: Arc<Shared>,
-    #[cfg(feature = "openapi")]
-    document: OpenApiDocument,
-    /// The served document and docs page; `None` without docs.
-    #[cfg(feature = "openapi")]
-    docs: Option<Docs>,
-    manifest: ApiManifest,
+    /// Each version's document and manifest (the one of an app without
+    /// versions), oldest first.
+    descriptions: Vec<Description>,
+    /// Which of them a request without a version gets.
+    default: usize,
+    /// How a request's version is found; `None` without versions.
+    versions: Option<VersionPolicy>,
     /// Request counters; `None` unless [`AppBuilder::metrics`].
     metrics: Option<Arc<HttpMetrics>>,
     /// The error contract and the headers of HTML pages; `None` when the
@@ -727,6 +818,7 @@ impl App {
             html_headers: None,
             #[cfg(feature = "mcp")]
             mcp: None,
+            versions: None,
         }
     }
 
@@ -753,26 +845,54 @@ impl App {
     }
 
     /// The app's OpenAPI 3.1 document, as served at `/openapi.json` (made
-    /// now when the app serves no docs).
+    /// now when the app serves no docs): the default version's, for an
+    /// app with [`Versions`].
     #[cfg(feature = "openapi")]
     #[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
     pub fn openapi_json(&self) -> String {
-        match &self.inner.docs {
-            // Built from a `String` in `AppBuilder::build`.
-            Some(docs) => String::from_utf8_lossy(docs.json()).into_owned(),
-            None => self
-                .inner
-                .document
-                .from_manifest(&self.inner.manifest)
-                .to_pretty_json()
-                .unwrap_or_default(),
-        }
+        self.inner.descriptions[self.inner.default].json()
+    }
+
+    /// The OpenAPI document of one version of the app's API (served at
+    /// `/openapi/<version>.json`), `None` for a version it does not serve.
+    /// An app without versions has one document, of every version.
+    #[cfg(feature = "openapi")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
+    pub fn openapi_json_for(&self, version: ApiVersion) -> Option<String> {
+        self.description(version).map(Description::json)
     }
 
     /// The app's routes resolved with their types: what the OpenAPI document
-    /// is made of and what `app manifest` prints for `sdk-gen`.
+    /// is made of and what `app manifest` prints for `sdk-gen`. For an app
+    /// with [`Versions`], the default version's.
     pub fn manifest(&self) -> &ApiManifest {
-        &self.inner.manifest
+        &self.inner.descriptions[self.inner.default].manifest
+    }
+
+    /// The manifest of one version of the app's API, `None` for a version
+    /// it does not serve. An app without versions has one manifest, of
+    /// every version.
+    pub fn manifest_for(&self, version: ApiVersion) -> Option<&ApiManifest> {
+        self.description(version)
+            .map(|described| &described.manifest)
+    }
+
+    /// The versions the app serves, oldest first (none without
+    /// [`Versions`]).
+    pub fn versions(&self) -> &[ApiVersion] {
+        self.inner
+            .versions
+            .as_ref()
+            .map_or(&[], |policy| policy.served.as_slice())
+    }
+
+    /// The description of `version`: the one description of an app without
+    /// versions.
+    fn description(&self, version: ApiVersion) -> Option<&Description> {
+        self.inner
+            .descriptions
+            .iter()
+            .find(|described| described.version.is_none_or(|known| known == version))
     }
 
     /// The metadata of every route, in the order controllers were added.
@@ -822,7 +942,8 @@ impl App {
     /// assert!(app.route_for(&http::Method::GET, "/nothing").is_none());
     /// ```
     pub fn route_for(&self, method: &http::Method, path: &str) -> Option<&'static RouteMeta> {
-        match self.inner.router.lookup(method, path) {
+        let version = self.inner.versions.as_ref().map(|policy| policy.default);
+        match self.inner.router.lookup(method, path, version) {
             Lookup::Found { endpoint, .. } => Some(self.inner.endpoints[endpoint].meta),
             Lookup::MethodNotAllowed(_) | Lookup::Options(_) | Lookup::NotFound => None,
         }
@@ -856,7 +977,18 @@ impl App {
     {
         let (parts, body) = request.into_parts();
         let head = parts.method == http::Method::HEAD;
-        let (index, path_values) = match self.inner.router.lookup(&parts.method, parts.uri.path()) {
+        let version = match &self.inner.versions {
+            None => None,
+            Some(policy) => match policy.of(&parts.headers) {
+                Ok(version) => Some(version),
+                Err(refused) => return self.refused(None, &parts, refused.into_response(), hook),
+            },
+        };
+        let lookup = self
+            .inner
+            .router
+            .lookup(&parts.method, parts.uri.path(), version);
+        let (index, path_values) = match lookup {
             Lookup::Found { endpoint, params } if params.is_empty() => (endpoint, Vec::new()),
             Lookup::Found { endpoint, params } => match decode_path_values(&params) {
                 Ok(values) => (endpoint, values),

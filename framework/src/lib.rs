@@ -130,6 +130,7 @@ mod body;
 pub mod cli;
 mod cross_origin;
 mod describe;
+mod description;
 mod dispatch;
 mod dto;
 mod error;
@@ -150,6 +151,7 @@ pub mod schema;
 mod server;
 mod shutdown;
 mod test_client;
+mod versions;
 #[cfg(feature = "ws")]
 #[cfg_attr(docsrs, doc(cfg(feature = "ws")))]
 pub mod ws;
@@ -159,9 +161,9 @@ pub use body::{Body, BoxError, Response};
 pub use cross_origin::CrossOrigin;
 pub use describe::manifest;
 pub use describe::{
-    ContentKind, ContentManifest, ErrorMeta, HeaderManifest, HeaderMeta, HttpMethod, InputKind,
-    InputMeta, MessagesMeta, PathParamMeta, ResponseManifest, ResponsesFn, RouteMeta, SchemaFn,
-    SecurityKind, SecurityMeta, StateFn, StateMeta,
+    ApiVersion, ContentKind, ContentManifest, ErrorMeta, HeaderManifest, HeaderMeta, HttpMethod,
+    InputKind, InputMeta, InvalidVersion, MessagesMeta, PathParamMeta, ResponseManifest,
+    ResponsesFn, RouteMeta, SchemaFn, SecurityKind, SecurityMeta, StateFn, StateMeta, VersionRange,
 };
 pub use dispatch::ResponseFuture;
 pub use dto::{
@@ -171,6 +173,7 @@ pub use error::{ApiError, ErrorContract, PROBLEM_JSON, Problem, ValidationIssue,
 pub use extractor::{
     AuthScheme, Authorization, Bearer, BodyStream, Cookies, FileConditions, FileRequest,
     FromRequest, FromRequestParts, PlainBody, TypedBody, TypedForm, TypedHeaders, TypedQuery,
+    Upgrade,
 };
 #[cfg(feature = "mcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
@@ -208,6 +211,7 @@ pub use server::{
 };
 pub use shutdown::Shutdown;
 pub use test_client::{TestClient, TestRequest, TestResponse};
+pub use versions::Versions;
 
 #[doc = include_str!("docs/dto.md")]
 pub use macros::dto;
@@ -242,7 +246,7 @@ pub use macros::controller;
 
 #[doc = include_str!("docs/handlers.md")]
 pub mod typed_route {
-    pub use macros::{delete, get, patch, post, put};
+    pub use macros::{converted, delete, get, patch, post, put};
 }
 
 #[doc = include_str!("docs/sse.md")]
@@ -289,10 +293,11 @@ pub mod __private {
     pub use crate::arguments::{
         Arguments, Complete, answer, body, call, checked_param, param, part, release, reply,
     };
-    pub use crate::describe::{AnswerMeta, HttpMethod, route_meta};
+    pub use crate::describe::{AnswerMeta, HttpMethod, VersionRange, route_meta, version};
     pub use crate::dto::check as tags;
     pub use crate::dto::{PRESENCE_RS, SHAPE_RS};
     pub use crate::dto::{nullable, present, run_check, write_null, write_serde, write_str};
+    pub use crate::extractor::Upgrade;
     pub use crate::extractor::{ViaBody, ViaParts, body_input, part_input, path_param_meta};
     pub use crate::response::{answer_meta, describe_json, json_response, status};
     pub use crate::route::{BoxFuture, Route};

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use http::HeaderValue;
 
-use crate::describe::{HttpMethod, RouteMeta};
+use crate::describe::{ApiVersion, HttpMethod, RouteMeta, VersionRange};
 
 /// Why an app could not be built.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -72,6 +72,15 @@ pub enum BuildError {
         /// The method and path as given: `POST /hooks/:id`.
         route: String,
     },
+    /// The versions given to [`AppBuilder::versions`](crate::AppBuilder::versions)
+    /// cannot be served (none, a default not among them, a header name
+    /// that is not one), or a route serves none of them, or routes declare
+    /// versions in an app that serves none.
+    #[error("API versions: {reason}")]
+    InvalidVersions {
+        /// What is wrong, and what to write.
+        reason: String,
+    },
     /// A header given to `HtmlHeaders` (the `askama` feature) is not a
     /// header value (a line break, a byte that is not visible ASCII).
     #[error("HTML page headers: {value:?} is not a header value")]
@@ -114,60 +123,146 @@ pub(crate) enum Lookup<'r, 'p> {
     NotFound,
 }
 
-/// Routes requests to endpoints by method and path.
-pub(crate) struct Router {
-    trees: [matchit::Router<usize>; HttpMethod::ALL.len()],
+/// What a method and path lead to: one endpoint serving every version, or
+/// the endpoints serving each range of versions.
+enum Target {
+    One(usize),
+    Versioned(Box<[(VersionRange, usize)]>),
 }
 
-/// A route in build errors: `PUT /a/:id (Controller::handler)`.
+impl Target {
+    /// The endpoint serving `version` (`None`: the app has no versions).
+    #[inline]
+    fn endpoint(&self, version: Option<ApiVersion>) -> Option<usize> {
+        match self {
+            Target::One(endpoint) => Some(*endpoint),
+            Target::Versioned(ranges) => {
+                let version = version?;
+                ranges
+                    .iter()
+                    .find(|(range, _)| range.contains(version))
+                    .map(|(_, endpoint)| *endpoint)
+            }
+        }
+    }
+}
+
+/// Routes requests to endpoints by method, path and API version.
+pub(crate) struct Router {
+    trees: [matchit::Router<Target>; HttpMethod::ALL.len()],
+}
+
+/// A route in build errors: `PUT /a/:id (Controller::handler)`, and the
+/// versions it serves when not all.
 pub(crate) fn describe(meta: &RouteMeta) -> String {
-    format!("{} {} ({})", meta.method, meta.path, meta.qualified_name())
+    if meta.versions.is_all() {
+        format!("{} {} ({})", meta.method, meta.path, meta.qualified_name())
+    } else {
+        format!(
+            "{} {} ({}, versions {})",
+            meta.method,
+            meta.path,
+            meta.qualified_name(),
+            meta.versions
+        )
+    }
+}
+
+/// The routes of one method and path, numbered, in the order given.
+type Group<'a> = Vec<(&'a RouteMeta, usize)>;
+
+/// The routes by method and path, numbered in the order given, refusing
+/// two of one method and path that serve a version in common.
+pub(crate) fn group<'a>(
+    routes: impl IntoIterator<Item = &'a RouteMeta>,
+) -> Result<Vec<Group<'a>>, BuildError> {
+    let mut groups: Vec<Group<'a>> = Vec::new();
+    let mut by_route: HashMap<(HttpMethod, &str), usize> = HashMap::new();
+    for (endpoint, meta) in routes.into_iter().enumerate() {
+        let Some(&group) = by_route.get(&(meta.method, meta.router_path)) else {
+            by_route.insert((meta.method, meta.router_path), groups.len());
+            groups.push(vec![(meta, endpoint)]);
+            continue;
+        };
+        if let Some((other, _)) = groups[group]
+            .iter()
+            .find(|(other, _)| other.versions.overlaps(meta.versions))
+        {
+            return Err(BuildError::RouteConflict {
+                route: describe(meta),
+                existing: describe(other),
+            });
+        }
+        groups[group].push((meta, endpoint));
+    }
+    Ok(groups)
 }
 
 impl Router {
-    /// Builds the table; `routes` are numbered in the order given.
+    /// Builds the table; `routes` are numbered in the order given. Routes
+    /// of the same method and path must serve versions no other of them
+    /// serves.
     pub(crate) fn build<'a>(
         routes: impl IntoIterator<Item = &'a RouteMeta>,
     ) -> Result<Router, BuildError> {
-        let mut trees: [matchit::Router<usize>; HttpMethod::ALL.len()] =
+        let groups = group(routes)?;
+        let mut trees: [matchit::Router<Target>; HttpMethod::ALL.len()] =
             std::array::from_fn(|_| matchit::Router::new());
         let mut by_pattern: HashMap<(HttpMethod, &str), &RouteMeta> = HashMap::new();
-        for (endpoint, meta) in routes.into_iter().enumerate() {
-            let tree = &mut trees[meta.method.index()];
-            if let Err(err) = tree.insert(meta.router_path, endpoint) {
-                return Err(match err {
-                    matchit::InsertError::Conflict { with } => BuildError::RouteConflict {
-                        route: describe(meta),
-                        existing: by_pattern.get(&(meta.method, with.as_str())).map_or_else(
-                            || format!("{} {with}", meta.method),
-                            |other| describe(other),
-                        ),
-                    },
-                    other => BuildError::InvalidPath {
-                        route: describe(meta),
-                        reason: other.to_string(),
-                    },
-                });
+        for group in groups {
+            let meta = group[0].0;
+            let target = match group.as_slice() {
+                [(only, endpoint)] if only.versions.is_all() => Target::One(*endpoint),
+                _ => Target::Versioned(
+                    group
+                        .iter()
+                        .map(|(meta, endpoint)| (meta.versions, *endpoint))
+                        .collect(),
+                ),
+            };
+            if let Err(err) = trees[meta.method.index()].insert(meta.router_path, target) {
+                return Err(insert_error(err, meta, &by_pattern));
             }
             by_pattern.insert((meta.method, meta.router_path), meta);
         }
         Ok(Router { trees })
     }
 
-    /// Finds the endpoint for `method` and `path`.
-    pub(crate) fn lookup<'r, 'p>(&'r self, method: &http::Method, path: &'p str) -> Lookup<'r, 'p> {
+    /// Finds the endpoint for `method`, `path` and `version` (`None` when
+    /// the app has no versions).
+    pub(crate) fn lookup<'r, 'p>(
+        &'r self,
+        method: &http::Method,
+        path: &'p str,
+        version: Option<ApiVersion>,
+    ) -> Lookup<'r, 'p> {
         if let Some(method) = HttpMethod::from_http(method)
             && let Ok(found) = self.trees[method.index()].at(path)
+            && let Some(endpoint) = found.value.endpoint(version)
         {
             return Lookup::Found {
-                endpoint: *found.value,
+                endpoint,
                 params: found.params,
             };
         }
+        self.unrouted(method, path, version)
+    }
+
+    /// Why no route answers: the methods the path takes in `version`, or
+    /// none.
+    #[cold]
+    fn unrouted<'r, 'p>(
+        &'r self,
+        method: &http::Method,
+        path: &'p str,
+        version: Option<ApiVersion>,
+    ) -> Lookup<'r, 'p> {
         let mut allowed: Vec<&str> = Vec::new();
         let options = method == http::Method::OPTIONS;
         for candidate in HttpMethod::ALL {
-            if self.trees[candidate.index()].at(path).is_ok() {
+            if let Ok(found) = self.trees[candidate.index()].at(path)
+                && found.value.endpoint(version).is_some()
+            {
                 allowed.push(candidate.as_str());
                 if candidate == HttpMethod::Get {
                     allowed.push("HEAD");
@@ -184,6 +279,28 @@ impl Router {
             Ok(allow) => Lookup::MethodNotAllowed(allow),
             Err(_) => Lookup::NotFound,
         }
+    }
+}
+
+/// The build error of a path the router refused: a conflict with another
+/// route's, named, or a path it cannot route.
+fn insert_error(
+    err: matchit::InsertError,
+    meta: &RouteMeta,
+    by_pattern: &HashMap<(HttpMethod, &str), &RouteMeta>,
+) -> BuildError {
+    match err {
+        matchit::InsertError::Conflict { with } => BuildError::RouteConflict {
+            route: describe(meta),
+            existing: by_pattern.get(&(meta.method, with.as_str())).map_or_else(
+                || format!("{} {with}", meta.method),
+                |other| describe(other),
+            ),
+        },
+        other => BuildError::InvalidPath {
+            route: describe(meta),
+            reason: other.to_string(),
+        },
     }
 }
 
@@ -214,6 +331,7 @@ mod tests {
             description: "",
             sdk: true,
             mcp: true,
+            versions: crate::describe::VersionRange::ALL,
         }
     }
 
@@ -225,21 +343,22 @@ mod tests {
     #[test]
     fn routes_by_method_and_path() {
         let router = Router::build([&AT, &PUT, &STATIC]).unwrap();
-        let Lookup::Found { endpoint, params } = router.lookup(&http::Method::PUT, "/a/7") else {
+        let Lookup::Found { endpoint, params } = router.lookup(&http::Method::PUT, "/a/7", None)
+        else {
             panic!("PUT /a/7 not found");
         };
         assert_eq!(endpoint, 1);
         assert_eq!(params.get("id"), Some("7"));
         assert!(matches!(
-            router.lookup(&http::Method::GET, "/a/new"),
+            router.lookup(&http::Method::GET, "/a/new", None),
             Lookup::Found { endpoint: 2, .. }
         ));
         assert!(matches!(
-            router.lookup(&http::Method::HEAD, "/a/1"),
+            router.lookup(&http::Method::HEAD, "/a/1", None),
             Lookup::Found { endpoint: 0, .. }
         ));
         assert!(matches!(
-            router.lookup(&http::Method::GET, "/b"),
+            router.lookup(&http::Method::GET, "/b", None),
             Lookup::NotFound
         ));
     }
@@ -247,16 +366,17 @@ mod tests {
     #[test]
     fn lists_allowed_methods() {
         let router = Router::build([&AT, &PUT]).unwrap();
-        let Lookup::MethodNotAllowed(allow) = router.lookup(&http::Method::DELETE, "/a/1") else {
+        let Lookup::MethodNotAllowed(allow) = router.lookup(&http::Method::DELETE, "/a/1", None)
+        else {
             panic!("expected 405");
         };
         assert_eq!(allow, "GET, HEAD, PUT, OPTIONS");
-        let Lookup::Options(allow) = router.lookup(&http::Method::OPTIONS, "/a/1") else {
+        let Lookup::Options(allow) = router.lookup(&http::Method::OPTIONS, "/a/1", None) else {
             panic!("expected the methods OPTIONS allows");
         };
         assert_eq!(allow, "GET, HEAD, PUT, OPTIONS");
         assert!(matches!(
-            router.lookup(&http::Method::OPTIONS, "/b"),
+            router.lookup(&http::Method::OPTIONS, "/b", None),
             Lookup::NotFound
         ));
     }

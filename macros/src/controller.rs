@@ -2,13 +2,16 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::{ImplItem, ImplItemFn, ItemImpl, LitStr, Type};
+use syn::{
+    ImplItem, ImplItemFn, ItemImpl, LitStr, Token, Type,
+    parse::{Parse, ParseStream},
+};
 
-use crate::{handler, path, route_attr};
+use crate::{converted::Conversion, handler, path, route_attr};
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let base = match base_path(attr) {
-        Ok(base) => base,
+    let ControllerArgs { base, versions } = match controller_args(attr) {
+        Ok(args) => args,
         Err(error) => {
             let error = error.to_compile_error();
             return quote! { #error #item };
@@ -38,10 +41,8 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut routes = Vec::new();
     for item in &mut imp.items {
         let ImplItem::Fn(method) = item else { continue };
-        let meta_name = quote::format_ident!("__ROUTE{}", routes.len());
-        match route(method, &base, &controller, &meta_name) {
-            Ok(Some(tokens)) => routes.push(tokens),
-            Ok(None) => {}
+        match route(method, &base, &controller, versions.as_ref(), routes.len()) {
+            Ok(tokens) => routes.extend(tokens),
             Err(err) => errors.push(err),
         }
     }
@@ -62,12 +63,47 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
-/// The controller's base path, the attribute's one string.
-fn base_path(attr: TokenStream) -> syn::Result<LitStr> {
-    syn::parse2(attr.clone()).map_err(|_| {
-        let message = "write the controller's base path as a string: `#[controller(\"bbs/articles/:section\")]`, or `#[controller(\"\")]` for the root";
-        if attr.is_empty() {
-            syn::Error::new(proc_macro2::Span::call_site(), message)
+/// What `#[controller(..)]` says: the base path, and the versions its
+/// routes serve.
+struct ControllerArgs {
+    base: LitStr,
+    versions: Option<TokenStream>,
+}
+
+impl Parse for ControllerArgs {
+    fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
+        let base: LitStr = input.parse()?;
+        let mut versions = None;
+        if input.peek(Token![,]) {
+            input.parse::<Token![,]>()?;
+            if !input.is_empty() {
+                let key: syn::Ident = input.parse()?;
+                if key != "versions" {
+                    return Err(syn::Error::new(
+                        key.span(),
+                        format!(
+                            "unknown controller option `{key}`; the one option is `versions = \"1.0.0\"..\"2.0.0\"`, the versions its routes serve"
+                        ),
+                    ));
+                }
+                input.parse::<Token![=]>()?;
+                versions = Some(crate::versions::parse_range(input)?);
+                input.parse::<Option<Token![,]>>()?;
+            }
+        }
+        Ok(ControllerArgs { base, versions })
+    }
+}
+
+/// The controller's base path and versions.
+fn controller_args(attr: TokenStream) -> syn::Result<ControllerArgs> {
+    let message = "write the controller's base path as a string: `#[controller(\"bbs/articles/:section\")]`, or `#[controller(\"\")]` for the root";
+    if attr.is_empty() {
+        return Err(syn::Error::new(proc_macro2::Span::call_site(), message));
+    }
+    syn::parse2::<ControllerArgs>(attr.clone()).map_err(|err| {
+        if syn::parse2::<LitStr>(attr.clone().into_iter().take(1).collect()).is_ok() {
+            err
         } else {
             syn::Error::new_spanned(attr, message)
         }
@@ -104,34 +140,47 @@ fn controller_name(self_ty: &Type) -> Option<String> {
     }
 }
 
-/// The route of one method, its route attribute taken off; `None` for a
-/// method that is not a handler.
+/// The routes of one method, its route and `converted` attributes taken
+/// off: none for a method that is not a handler, one more for each
+/// `converted`. `numbered` routes come before it.
 fn route(
     method: &mut ImplItemFn,
     base: &LitStr,
     controller: &str,
-    meta_name: &syn::Ident,
-) -> syn::Result<Option<handler::RouteTokens>> {
+    versions: Option<&TokenStream>,
+    numbered: usize,
+) -> syn::Result<Vec<handler::RouteTokens>> {
     let mut route_attrs = Vec::new();
-    method
-        .attrs
-        .retain(|attr| match route_attr::route_method(attr) {
+    let mut conversions = Vec::new();
+    method.attrs.retain(|attr| {
+        if crate::converted::is_converted(attr) {
+            conversions.push(attr.clone());
+            return false;
+        }
+        match route_attr::route_method(attr) {
             Some(kind) => {
                 route_attrs.push((attr.clone(), kind));
                 false
             }
             None => true,
-        });
+        }
+    });
     let param_names = handler::take_param_attrs(method)?;
     let (attr, kind) = match route_attrs.as_slice() {
         [] => {
+            if let Some(conversion) = conversions.first() {
+                return Err(syn::Error::new_spanned(
+                    conversion,
+                    "`converted` serves a route's handler to older versions; add the route's `#[typed_route::get(\"..\")]` (or post, put, patch, delete) attribute",
+                ));
+            }
             if param_names.iter().any(handler::ParamAttrs::is_param) {
                 return Err(syn::Error::new_spanned(
                     &method.sig.ident,
                     "`#[param]` is only for route handlers; add a `#[typed_route::get(\"..\")]` (or post, put, patch, delete) attribute",
                 ));
             }
-            return Ok(None);
+            return Ok(Vec::new());
         }
         [(attr, kind)] => (attr, *kind),
         [_, (second, _), ..] => {
@@ -142,5 +191,26 @@ fn route(
         }
     };
     let route = route_attr::RouteAttr::parse(attr, kind)?;
-    handler::expand(method, param_names, &route, base, controller, meta_name).map(Some)
+    let conversions = conversions
+        .iter()
+        .map(Conversion::parse)
+        .collect::<syn::Result<Vec<_>>>()?;
+    let mut routes = Vec::new();
+    for conversion in std::iter::once(None).chain(conversions.iter().map(Some)) {
+        let own = conversion.map_or(route.versions.as_ref(), |c| Some(&c.versions));
+        let place = handler::Place {
+            base,
+            controller,
+            meta_name: &quote::format_ident!("__ROUTE{}", numbered + routes.len()),
+            versions: crate::versions::route_range(own, versions),
+        };
+        routes.push(handler::expand(
+            method,
+            param_names.clone(),
+            &route,
+            &place,
+            conversion,
+        )?);
+    }
+    Ok(routes)
 }

@@ -6,6 +6,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::{FnArg, ImplItemFn, LitStr, Pat, ReturnType, Type, spanned::Spanned};
 
 use crate::{
+    converted::{self, Conversion},
     docs,
     dto::{field::peeled_check, tags::Tags},
     path::{self, RoutePath},
@@ -13,6 +14,7 @@ use crate::{
 };
 
 /// The `#[param]` and `#[tags]` of one handler argument.
+#[derive(Clone)]
 pub(crate) struct ParamAttrs {
     /// The path parameter it reads, if it is one.
     name: Option<String>,
@@ -34,8 +36,14 @@ enum Arg {
         ty: Type,
         tags: Box<Tags>,
     },
-    /// Anything else: read by its `FromRequest` impl.
-    Extractor { ty: Type },
+    /// Anything else: read by its `FromRequest` impl. `name` is its
+    /// binding's (`None` for a pattern); `upgraded` when a `converted`
+    /// route reads it as an older type, upgraded into the handler's.
+    Extractor {
+        ty: Type,
+        name: Option<String>,
+        upgraded: bool,
+    },
 }
 
 /// Removes `#[param]` attributes from the method's arguments, returning
@@ -155,7 +163,14 @@ fn signature(sig: &syn::Signature, param_names: Vec<ParamAttrs>) -> syn::Result<
                         ty,
                         tags: Box::new(tags),
                     },
-                    _ => Arg::Extractor { ty },
+                    _ => Arg::Extractor {
+                        ty,
+                        name: match &*arg.pat {
+                            Pat::Ident(ident) => Some(ident.ident.to_string()),
+                            _ => None,
+                        },
+                        upgraded: false,
+                    },
                 });
             }
         }
@@ -190,25 +205,48 @@ pub(crate) struct RouteTokens {
 /// tuples (what `framework::__private::Complete` is implemented for).
 const TUPLE_MAX: usize = 12;
 
+/// Where a route sits and which versions it serves: its controller's
+/// name and base path, the name of the `static` holding its metadata, and
+/// its `VersionRange` expression.
+pub(crate) struct Place<'a> {
+    pub(crate) base: &'a LitStr,
+    pub(crate) controller: &'a str,
+    pub(crate) meta_name: &'a syn::Ident,
+    pub(crate) versions: TokenStream,
+}
+
 /// The route of one handler, its metadata in the `static` named
-/// `meta_name`. Generated code names `framework::__private` as `__p`.
+/// `place.meta_name`; with a `conversion`, the route serving older
+/// versions through it. Generated code names `framework::__private` as
+/// `__p`.
 pub(crate) fn expand(
     method: &ImplItemFn,
     param_names: Vec<ParamAttrs>,
     route: &RouteAttr,
-    base: &LitStr,
-    controller: &str,
-    meta_name: &syn::Ident,
+    place: &Place<'_>,
+    conversion: Option<&Conversion>,
 ) -> syn::Result<RouteTokens> {
     let sig = &method.sig;
     let Signature { has_receiver, args } = signature(sig, param_names)?;
-    let path = path::join(&base.value(), &route.path.value())
+    let args = match conversion {
+        Some(conversion) => upgraded_args(args, conversion)?,
+        None => args,
+    };
+    let path = path::join(&place.base.value(), &route.path.value())
         .map_err(|message| path::error(route.path.span(), message))?;
     check_params(&path, &args, sig, route)?;
-    let answer = answer_type(&sig.output)?;
-    let meta = route_meta(method, &args, route, &path, controller, &answer);
+    let handler_answer = answer_type(&sig.output)?;
+    let (answer, convert) = match conversion.and_then(|c| c.answer.as_ref()) {
+        Some(old) => {
+            let (answer, convert) = converted::answer(&handler_answer, old);
+            (answer, Some(convert))
+        }
+        None => (handler_answer, None),
+    };
+    let meta_name = place.meta_name;
+    let meta = route_meta(method, &args, route, &path, place, &answer);
     let (reads, read) = reads(&args, &path);
-    let call = call(sig, has_receiver, args.len());
+    let call = call(sig, has_receiver, &args);
     // The answer type's `IntoResponse` bound is `reply`'s: reported at the
     // return type.
     let this = if has_receiver {
@@ -220,19 +258,26 @@ pub(crate) fn expand(
         // Nothing to read: the request is let go before the handler's
         // future is, so that hyper, which reads on while an answer is
         // awaited, can reuse its read buffer.
+        let convert = convert.map(|convert| quote! { let __o = #convert; });
         let answering = quote_spanned! {answer.span()=> __p::answer(&#meta_name, __o) };
         quote! {
             __p::Route::<Self>::new(&#meta_name, |#this, __x| {
                 __p::release(__x);
                 __p::Box::pin(async move {
                     let __o = #call.await;
+                    #convert
                     #answering
                 })
             })
         }
     } else {
+        let output = quote! { __p::call(#reads, |#read| #call).await };
+        let output = match convert {
+            Some(convert) => quote! { #output.map(|__o| #convert) },
+            None => output,
+        };
         let answering = quote_spanned! {answer.span()=>
-            __p::reply(&#meta_name, __p::call(#reads, |#read| #call).await, &mut __x)
+            __p::reply(&#meta_name, #output, &mut __x)
         };
         quote! {
             __p::Route::<Self>::new(&#meta_name, |#this, mut __x| __p::Box::pin(async move {
@@ -246,6 +291,41 @@ pub(crate) fn expand(
     })
 }
 
+/// The arguments of a `converted` route: those it names read as their
+/// older types, to be upgraded into the handler's.
+fn upgraded_args(mut args: Vec<Arg>, conversion: &Conversion) -> syn::Result<Vec<Arg>> {
+    for (key, old) in &conversion.inputs {
+        let wanted = key.to_string();
+        let found = args.iter_mut().find(|arg| match arg {
+            Arg::Param { name, .. } => *name == wanted,
+            Arg::Extractor { name, .. } => name.as_deref() == Some(wanted.as_str()),
+        });
+        match found {
+            Some(Arg::Extractor { ty, upgraded, .. }) => {
+                *ty = old.clone();
+                *upgraded = true;
+            }
+            Some(Arg::Param { .. }) => {
+                return Err(syn::Error::new(
+                    key.span(),
+                    format!(
+                        "`{key}` is a path parameter, which is not converted: keep its type, or serve the older versions with a handler of their own"
+                    ),
+                ));
+            }
+            None => {
+                return Err(syn::Error::new(
+                    key.span(),
+                    format!(
+                        "the handler has no argument `{key}`; name an argument to read it as an older type (`{key}` = `TypedBody<v1::Input>`), or `answer`"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(args)
+}
+
 /// The `route_meta(..)` call, whose evaluation (in a `static`) is
 /// reported at the route attribute when it refuses the route.
 fn route_meta(
@@ -253,9 +333,11 @@ fn route_meta(
     args: &[Arg],
     route: &RouteAttr,
     path: &RoutePath,
-    controller: &str,
+    place: &Place<'_>,
     answer: &Type,
 ) -> TokenStream {
+    let controller = place.controller;
+    let versions = &place.versions;
     let declared = option(route.status.map(|status| quote!(#status)));
     let error_metas = route.errors.iter().map(|(status, description)| {
         quote! { ::framework::ErrorMeta::new(#status, #description) }
@@ -275,6 +357,7 @@ fn route_meta(
             #controller, #handler_name, #operation_id, __p::HttpMethod::#method_variant,
             [#nestia, #router], &[#(#param_metas),*], &[#(#input_metas),*], #declared,
             #answer_meta, &[#(#error_metas),*], [#summary, #description], [#sdk, #mcp],
+            #versions,
         )
     }
 }
@@ -295,7 +378,7 @@ fn input_metas(args: &[Arg]) -> Vec<TokenStream> {
     args.iter()
         .enumerate()
         .filter_map(|(index, arg)| {
-            let Arg::Extractor { ty } = arg else {
+            let Arg::Extractor { ty, .. } = arg else {
                 return None;
             };
             let written = type_text(ty);
@@ -363,13 +446,13 @@ fn reads(args: &[Arg], path: &RoutePath) -> (TokenStream, TokenStream) {
             Arg::Param { name, ty, tags } => {
                 head.push((param_read(name, ty, tags, path), ident));
             }
-            Arg::Extractor { ty } if Some(index) == last => {
+            Arg::Extractor { ty, .. } if Some(index) == last => {
                 body = Some((
                     quote_spanned! {ty.span()=> __p::body::<#ty, _>(&mut __x).await },
                     ident,
                 ));
             }
-            Arg::Extractor { ty } => head.push((
+            Arg::Extractor { ty, .. } => head.push((
                 quote_spanned! {ty.span()=> __p::part::<#ty>(&mut __x).await },
                 ident,
             )),
@@ -411,16 +494,25 @@ fn param_read(name: &str, ty: &Type, tags: &Tags, path: &RoutePath) -> TokenStre
     }
 }
 
-/// The call of the handler with its arguments: a future.
-fn call(sig: &syn::Signature, has_receiver: bool, count: usize) -> TokenStream {
-    let idents: Vec<_> = (0..count)
-        .map(|index| format_ident!("__a{}", index))
-        .collect();
+/// The call of the handler with its arguments: a future. An upgraded
+/// argument (read as an older type) goes through `Upgrade`.
+fn call(sig: &syn::Signature, has_receiver: bool, args: &[Arg]) -> TokenStream {
+    let values = args.iter().enumerate().map(|(index, arg)| {
+        let ident = format_ident!("__a{}", index);
+        match arg {
+            Arg::Extractor {
+                upgraded: true, ty, ..
+            } => {
+                quote_spanned! {ty.span()=> __p::Upgrade::upgrade(#ident) }
+            }
+            _ => quote!(#ident),
+        }
+    });
     let fn_name = &sig.ident;
     let call = if has_receiver {
-        quote! { __this.#fn_name(#(#idents),*) }
+        quote! { __this.#fn_name(#(#values),*) }
     } else {
-        quote! { Self::#fn_name(#(#idents),*) }
+        quote! { Self::#fn_name(#(#values),*) }
     };
     match sig.asyncness {
         Some(_) => call,

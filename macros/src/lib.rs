@@ -6,12 +6,14 @@
 use proc_macro::TokenStream;
 
 mod controller;
+mod converted;
 mod docs;
 mod dto;
 mod handler;
 mod path;
 mod response;
 mod route_attr;
+mod versions;
 
 /// Marks an `impl` block as a controller: `#[controller("bbs/articles/:section")]`.
 ///
@@ -50,3 +52,11 @@ macro_rules! route_attribute {
 }
 
 route_attribute!(get, post, put, patch, delete);
+
+/// `#[typed_route::converted(versions = .."2.0.0", answer = v1::Article)]`:
+/// the route of the handler it is on, served to older API versions through
+/// `From` conversions, on a method inside a `#[controller]` block.
+#[proc_macro_attribute]
+pub fn converted(_attr: TokenStream, item: TokenStream) -> TokenStream {
+    route_attr::outside_controller("converted", item.into()).into()
+}

@@ -55,6 +55,9 @@ pub(crate) struct RouteAttr {
     pub(crate) mcp: bool,
     /// The route's own name (`operation_id = "signIn"`), checked.
     pub(crate) operation_id: Option<String>,
+    /// The versions it serves (`versions = "2.0.0"..`), as a
+    /// `VersionRange` expression.
+    pub(crate) versions: Option<TokenStream>,
     /// The attribute itself, for errors that point at it.
     pub(crate) attr: Attribute,
 }
@@ -83,6 +86,7 @@ struct Args {
     sdk: bool,
     mcp: bool,
     operation_id: Option<String>,
+    versions: Option<TokenStream>,
 }
 
 /// `operation_id = "signIn"`: a name made of ASCII letters, digits and
@@ -206,6 +210,7 @@ impl Parse for Args {
         let mut sdk = true;
         let mut mcp = true;
         let mut operation_id = None;
+        let mut versions = None;
         while input.peek(Token![,]) {
             input.parse::<Token![,]>()?;
             if input.is_empty() {
@@ -225,11 +230,14 @@ impl Parse for Args {
                 mcp = input.parse::<syn::LitBool>()?.value;
             } else if key == "operation_id" {
                 operation_id = Some(parse_operation_id(input)?);
+            } else if key == "versions" {
+                input.parse::<Token![=]>()?;
+                versions = Some(crate::versions::parse_range(input)?);
             } else {
                 return Err(syn::Error::new(
                     key.span(),
                     format!(
-                        "unknown route option `{key}`; options are `status = <code>`, `errors(404 = \"when\", ...)`, `sdk = false`, `mcp = false` and `operation_id = \"name\"`"
+                        "unknown route option `{key}`; options are `status = <code>`, `errors(404 = \"when\", ...)`, `sdk = false`, `mcp = false`, `operation_id = \"name\"` and `versions = \"1.0.0\"..\"2.0.0\"`"
                     ),
                 ));
             }
@@ -241,6 +249,7 @@ impl Parse for Args {
             sdk,
             mcp,
             operation_id,
+            versions,
         })
     }
 }
@@ -278,6 +287,7 @@ impl RouteAttr {
             sdk: args.sdk,
             mcp: args.mcp,
             operation_id: args.operation_id,
+            versions: args.versions,
             attr: attr.clone(),
         })
     }

@@ -24,6 +24,7 @@ mod input;
 pub mod manifest;
 mod route;
 mod security;
+mod version;
 
 pub use answer::{ContentManifest, HeaderManifest, ResponseManifest};
 pub use content::ContentKind;
@@ -33,3 +34,4 @@ pub use route::{
     AnswerMeta, ErrorMeta, HttpMethod, PathParamMeta, ResponsesFn, RouteMeta, route_meta,
 };
 pub use security::{SecurityKind, SecurityMeta};
+pub use version::{ApiVersion, InvalidVersion, VersionRange, version};

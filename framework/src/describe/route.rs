@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use super::{InputMeta, ResponseManifest, SchemaFn};
+use super::{InputMeta, ResponseManifest, SchemaFn, VersionRange};
 use crate::error::refusal::{self, Refusal};
 
 /// The HTTP method of a typed route.
@@ -197,6 +197,12 @@ pub struct RouteMeta {
     /// (`mcp = false` keeps it for people only, as nestia's `HumanRoute`;
     /// see `framework::Mcp`, with the `mcp` feature).
     pub mcp: bool,
+    /// The API versions the route serves: its `versions = ..` within its
+    /// controller's ([`VersionRange::ALL`] when neither says). An app that
+    /// serves versions ([`Versions`](crate::Versions)) routes a request to
+    /// the route of its path and method whose range holds the request's
+    /// version.
+    pub versions: VersionRange,
 }
 
 /// Describes a route's answers: `<R as IntoResponse>::describe`.
@@ -228,6 +234,7 @@ impl RouteMeta {
             description: "",
             sdk: false,
             mcp: false,
+            versions: VersionRange::ALL,
         }
     }
 
@@ -339,8 +346,14 @@ pub const fn route_meta(
     errors: &'static [ErrorMeta],
     docs: [&'static str; 2],
     [sdk, mcp]: [bool; 2],
+    versions: VersionRange,
 ) -> RouteMeta {
     check_websocket_route(inputs, method);
+    if versions.is_empty() {
+        panic!(
+            "this route serves no API version: its `versions` and its controller's have none in common"
+        );
+    }
     let [path, router_path] = paths;
     let [summary, description] = docs;
     RouteMeta {
@@ -360,6 +373,7 @@ pub const fn route_meta(
         description,
         sdk,
         mcp,
+        versions,
     }
 }
 

@@ -154,6 +154,12 @@ refusals! {
     /// it sent, and the answer rarely reaches it.
     BODY_READ_FAILED = (400, "body_read_failed", Any,
         "The body could not be read.");
+    /// The request names an API version (its version header, `api-version`
+    /// unless the app says otherwise) that is malformed or that the app
+    /// does not serve (see [`Versions`](crate::Versions)). Decided before
+    /// routing, as `not_found` is: not documented per route.
+    UNSUPPORTED_API_VERSION = (400, "unsupported_api_version", Any,
+        "The request names an API version the server does not serve.");
     /// A guard found no valid credential.
     UNAUTHORIZED = (401, "unauthorized", Route,
         "The credential is missing or not valid.");

@@ -23,6 +23,7 @@ mod query;
 mod shutdown;
 mod stream;
 mod text;
+mod upgrade;
 mod wraps;
 
 use std::future::Future;
@@ -44,6 +45,7 @@ pub(crate) use query::parse_query;
 #[cfg(feature = "multipart")]
 pub(crate) use query::parse_urlencoded;
 pub use stream::BodyStream;
+pub use upgrade::Upgrade;
 
 #[doc(hidden)]
 pub use param::path_param_meta;

@@ -1,8 +1,9 @@
 //! What every extractor that wraps the value it read has: `into_inner`,
-//! `Deref` and `DerefMut`, written once.
+//! `Deref`, `DerefMut` and [`Upgrade`](crate::Upgrade) from an older
+//! version's type, written once.
 
 /// Gives the tuple struct `$name<T>(pub T)` an `into_inner` documented as
-/// `$doc`, and `Deref`/`DerefMut` to its `T`.
+/// `$doc`, `Deref`/`DerefMut` to its `T`, and `Upgrade` from `$name<Old>`.
 macro_rules! wraps_value {
     ($name:ident, $doc:literal) => {
         impl<T> $name<T> {
@@ -25,6 +26,12 @@ macro_rules! wraps_value {
             #[inline]
             fn deref_mut(&mut self) -> &mut T {
                 &mut self.0
+            }
+        }
+
+        impl<Old, New: From<Old>> $crate::Upgrade<$name<New>> for $name<Old> {
+            fn upgrade(self) -> $name<New> {
+                $name(New::from(self.0))
             }
         }
     };

@@ -31,7 +31,7 @@ use crate::{
         manifest::{
             ApiManifest, BodyManifest, ContentManifest, ManifestError, PROBLEM_TYPE,
             ResponseManifest, RouteManifest, SecurityKindManifest, SecuritySchemeManifest,
-            WebSocketManifest,
+            VersionManifest, WebSocketManifest,
         },
     },
     error::PROBLEM_JSON,
@@ -76,7 +76,14 @@ impl OpenApiDocument {
         let guarded = !self.security_schemes.is_empty() || !manifest.security_schemes.is_empty();
         let mut paths = Paths::new();
         for route in &manifest.routes {
-            let operation = self.operation(route, converter, guarded, manifest.error_body.as_ref());
+            let mut operation =
+                self.operation(route, converter, guarded, manifest.error_body.as_ref());
+            if let Some(version) = &manifest.api_version {
+                operation
+                    .parameters
+                    .get_or_insert_with(Vec::new)
+                    .push(version_parameter(version));
+            }
             paths.add_path_operation(route.router_path(), vec![method(route.method)], operation);
         }
         let mut info = InfoBuilder::new()
@@ -161,6 +168,38 @@ pub(crate) fn component_schemas(converter: &Converter<'_>) -> Vec<(String, RefOr
         .defs()
         .flat_map(|(id, def)| converter.definition(&converter.names[&id], def))
         .collect()
+}
+
+/// The header naming the API version a document describes: required with
+/// its one value, unless this version is what a request without it gets.
+fn version_parameter(version: &VersionManifest) -> Parameter {
+    let description = if version.default {
+        format!(
+            "The API version: {v}, which a request without this header is served too.",
+            v = version.version
+        )
+    } else {
+        format!(
+            "The API version: {v}. A request without this header is served another version.",
+            v = version.version
+        )
+    };
+    ParameterBuilder::new()
+        .name(version.header.clone())
+        .parameter_in(ParameterIn::Header)
+        .required(if version.default {
+            Required::False
+        } else {
+            Required::True
+        })
+        .description(Some(description))
+        .schema(Some(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .enum_values(Some([version.version.clone()]))
+                .default(Some(serde_json::Value::String(version.version.clone()))),
+        ))
+        .build()
 }
 
 fn parameters(route: &RouteManifest, converter: &Converter<'_>) -> Vec<Parameter> {

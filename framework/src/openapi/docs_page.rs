@@ -28,9 +28,23 @@ pub(crate) struct DocsPage {
 }
 
 impl DocsPage {
-    pub(crate) fn new() -> Self {
+    /// The page of the document at `/openapi.json`; with `versions` (each
+    /// version's name and document path, the default's first), a choice
+    /// of them, the default's shown first.
+    pub(crate) fn new(versions: &[(String, String)]) -> Self {
+        if versions.is_empty() {
+            return DocsPage {
+                config: Arc::new(utoipa_swagger_ui::Config::from(OPENAPI_PATH)),
+            };
+        }
+        // Built once per app; Swagger UI's configuration borrows its URLs
+        // for as long as the page is served.
+        let leak = |text: &str| -> &'static str { Box::leak(text.to_owned().into_boxed_str()) };
+        let urls = versions.iter().enumerate().map(|(index, (name, path))| {
+            utoipa_swagger_ui::Url::with_primary(leak(name), leak(path), index == 0)
+        });
         DocsPage {
-            config: Arc::new(utoipa_swagger_ui::Config::from(OPENAPI_PATH)),
+            config: Arc::new(utoipa_swagger_ui::Config::new(urls)),
         }
     }
 

@@ -109,6 +109,16 @@ impl OpenApiDocument {
         self
     }
 
+    /// The same document for one version of the API: `version` its
+    /// version, and no routes yet.
+    pub(crate) fn for_version(&self, version: crate::ApiVersion) -> Self {
+        OpenApiDocument {
+            version: version.to_string(),
+            routes: Vec::new(),
+            ..self.clone()
+        }
+    }
+
     /// The routes documented.
     pub fn route_metas(&self) -> &[&'static RouteMeta] {
         &self.routes

@@ -37,4 +37,4 @@ pub(crate) use docs_page::{DOCS_ASSET_ROUTE, DOCS_ROUTE, DocsPage};
 #[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
 pub use serve::OPENAPI_PATH;
 #[cfg(feature = "openapi")]
-pub(crate) use serve::{Docs, OPENAPI_ROUTE};
+pub(crate) use serve::{Docs, OPENAPI_ROUTE, OPENAPI_VERSION_ROUTE, VersionDocs, version_path};

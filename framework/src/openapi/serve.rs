@@ -22,6 +22,40 @@ pub(super) const fn builtin(
 
 pub(crate) static OPENAPI_ROUTE: RouteMeta = builtin("openapi", OPENAPI_PATH, OPENAPI_PATH);
 
+/// Where the document of each version is served, for an app that serves
+/// versions: `/openapi/2.0.0.json`.
+pub(crate) static OPENAPI_VERSION_ROUTE: RouteMeta =
+    builtin("openapi_version", "/openapi/:file", "/openapi/{file}");
+
+/// The path of a version's document.
+pub(crate) fn version_path(version: &str) -> String {
+    format!("/openapi/{version}.json")
+}
+
+/// The documents of an app's versions, by version.
+#[derive(Clone)]
+pub(crate) struct VersionDocs(pub(crate) std::sync::Arc<[(String, Docs)]>);
+
+impl VersionDocs {
+    /// `GET /openapi/<version>.json`: that version's document, or `404`.
+    pub(crate) fn answer(&self, file: &str) -> Response {
+        let version = file.strip_suffix(".json").unwrap_or(file);
+        match self.0.iter().find(|(known, _)| known == version) {
+            Some((_, docs)) => docs.document(),
+            None => crate::error::refusal::NOT_FOUND
+                .error(format!(
+                    "no document of version {version:?}; there are {}",
+                    self.0
+                        .iter()
+                        .map(|(known, _)| version_path(known))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+                .into_response(),
+        }
+    }
+}
+
 /// The built document, served as it is.
 #[derive(Clone)]
 pub(crate) struct Docs {

@@ -22,5 +22,6 @@ mod query_edges;
 mod refusals;
 mod server;
 mod sse;
+mod versions;
 mod write_json;
 mod ws;

@@ -27,7 +27,7 @@ const FORMATS: [(&str, &str); 16] = [
 ];
 
 /// The tags of one value.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct Tags {
     pub(crate) span: Option<Span>,
     format: Option<(syn::Ident, Span)>,

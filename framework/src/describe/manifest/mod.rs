@@ -91,6 +91,25 @@ pub struct ApiManifest {
     /// [`PROBLEM_TYPE`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error_body: Option<ContentManifest>,
+    /// The API version this manifest describes, when the app serves
+    /// several ([`Versions`](crate::Versions)): the SDKs send it on every
+    /// request. `None` for an app without versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<VersionManifest>,
+}
+
+/// The version of an app's API a manifest describes, and how a client
+/// names it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VersionManifest {
+    /// The header a client names its version in: `api-version`.
+    pub header: String,
+    /// This version: `2.0.0`.
+    pub version: String,
+    /// Whether a request without the header is served this version.
+    pub default: bool,
+    /// Every version the app serves, oldest first.
+    pub served: Vec<String>,
 }
 
 /// A kind of credential, declared by the guards that check it
@@ -338,6 +357,7 @@ impl ApiManifest {
             routes: routes_out,
             security_schemes,
             error_body,
+            api_version: None,
         })
     }
 
