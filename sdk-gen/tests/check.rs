@@ -271,3 +271,49 @@ async fn diff_reports_the_bbs_v2_changes() {
         Some(2)
     );
 }
+
+/// A route of the BBS manifest's JSON, by operation id.
+fn route<'m>(manifest: &'m mut serde_json::Value, operation_id: &str) -> &'m mut serde_json::Value {
+    manifest["routes"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|route| route["operation_id"] == operation_id)
+        .unwrap()
+}
+
+/// A credential that was optional made required, and a header the SDKs
+/// send on their own made required: each breaking change names the SDK
+/// functions whose calls the server may now refuse.
+#[tokio::test]
+async fn diff_names_the_functions_a_credential_or_header_breaks() {
+    use serde_json::json;
+    let dir = tempfile::tempdir().unwrap();
+    let bbs = manifest_file(dir.path());
+    let mut manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&bbs).unwrap()).unwrap();
+    route(&mut manifest, "bbs.articles.erase")["optional_security"] = json!(["moderator"]);
+    let old = dir.path().join("old.json");
+    std::fs::write(&old, manifest.to_string()).unwrap();
+    let erase = route(&mut manifest, "bbs.articles.erase");
+    erase["optional_security"] = json!([]);
+    erase["security"] = json!(["moderator"]);
+    route(&mut manifest, "bbs.articles.events.follow")["header_params"][0]["required"] =
+        json!(true);
+    let new = dir.path().join("new.json");
+    std::fs::write(&new, manifest.to_string()).unwrap();
+    let output = sdk_gen(&["diff", old.to_str().unwrap(), new.to_str().unwrap()]);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap(),
+        "2 breaking, 0 needs care, 0 compatible\n\
+         \n\
+         BREAKING:\n  \
+           - [security-added] DELETE /bbs/articles/:section/:id: needs the `moderator` credential, which was optional: callers without it are refused\n      \
+             TypeScript: api.functional.bbs.articles.erase()\n      \
+             Rust: client.bbs().articles().erase()\n  \
+           - [input-required] GET /bbs/articles/:section/events header last-event-id: the header is required now\n      \
+             TypeScript: api.functional.bbs.articles.events.follow()\n      \
+             Rust: client.bbs().articles().events().follow()\n"
+    );
+}

@@ -9,7 +9,7 @@ use std::{collections::BTreeMap, fmt};
 
 use serde::Serialize;
 
-use super::{ApiManifest, RouteManifest};
+use super::{ApiManifest, ContentManifest, ResponseManifest, RouteManifest};
 use crate::describe::HttpMethod;
 use schema::{Dir, Owner, Walk};
 
@@ -55,7 +55,7 @@ pub enum Rule {
     /// A route's method or path changed (its operation id did not).
     RouteMoved,
     /// A required input is new: a required field, query parameter,
-    /// header or a body.
+    /// header or a body; or an optional one is required now.
     InputRequired,
     /// An input accepts less: a constraint tightened, `null` or a field
     /// of a strict type no longer accepted.
@@ -72,16 +72,19 @@ pub enum Rule {
     TypeChanged,
     /// A route answers a new success status.
     StatusAdded,
-    /// A route needs a credential it did not.
+    /// A route needs a credential it did not, or only read when sent
+    /// (an optional guard's, [`RouteManifest::optional_security`]): old
+    /// clients without it are refused.
     SecurityAdded,
     /// A security scheme's credential travels differently.
     SecuritySchemeChanged,
     /// A new route.
     RouteAdded,
-    /// A new optional input.
+    /// A new optional input: a field, a query, a header the SDKs send on
+    /// their own ([`RouteManifest::header_params`]).
     InputOptionalAdded,
-    /// An input accepts more: a constraint widened, a required field made
-    /// optional, `null` accepted.
+    /// An input accepts more: a constraint widened, a required field or
+    /// header made optional, `null` accepted.
     InputWidened,
     /// An input enum or union has a new member.
     InputValueAdded,
@@ -90,13 +93,23 @@ pub enum Rule {
     /// An answer promises more: a constraint tightened, a field always
     /// present, a member or status gone.
     AnswerNarrowed,
-    /// A route needs a credential no more.
+    /// A route needs a credential no more: it reads it when sent (an
+    /// optional guard's), or not at all.
     SecurityRemoved,
+    /// A route reads a credential when sent and serves callers without it
+    /// too (an optional guard's, [`RouteManifest::optional_security`]),
+    /// and did not read it before: old clients do not send it.
+    OptionalSecurityAdded,
+    /// A route no longer reads a credential it read when sent: the old
+    /// clients still send it, and the server ignores it, as when a route
+    /// needs a credential no more ([`Rule::SecurityRemoved`]).
+    OptionalSecurityRemoved,
     /// Documentation changed: summaries, descriptions, examples.
     Documentation,
     /// A field's default changed.
     DefaultChanged,
-    /// An input the old clients send is now ignored.
+    /// An input the old clients send is now ignored: a field, a query,
+    /// a body, a header the SDKs send on their own.
     InputIgnored,
     /// An answer promises less within its type (a constraint widened):
     /// the SDKs do not check it, code relying on it may break.
@@ -127,8 +140,15 @@ impl Rule {
             | StatusAdded
             | SecurityAdded
             | SecuritySchemeChanged => Severity::Breaking,
-            RouteAdded | InputOptionalAdded | InputWidened | InputValueAdded | AnswerFieldAdded
-            | AnswerNarrowed | SecurityRemoved => Severity::Compatible,
+            RouteAdded
+            | InputOptionalAdded
+            | InputWidened
+            | InputValueAdded
+            | AnswerFieldAdded
+            | AnswerNarrowed
+            | SecurityRemoved
+            | OptionalSecurityAdded
+            | OptionalSecurityRemoved => Severity::Compatible,
             Documentation | DefaultChanged | InputIgnored | AnswerWidened | ErrorAdded
             | SdkNameChanged | SdkMembership => Severity::NeedsCare,
         }
@@ -282,7 +302,11 @@ impl fmt::Display for ManifestDiff {
 /// the input rules (a new required field, a narrowed constraint or a
 /// removed enum value break), a type used in answers by the answer rules
 /// (a removed field, a field that may now be absent or `null`, a new enum
-/// value or union member break), and a type used in both by both.
+/// value or union member break), and a type used in both by both. A
+/// route's credentials are compared scheme by scheme, each needed, read
+/// when sent (an optional guard's) or not read; the headers the SDKs send
+/// on their own ([`RouteManifest::header_params`]) by name, whatever its
+/// case.
 /// `sdk-gen diff` prints the result and gates CI on it;
 /// [`assert_compatible`](crate::testing::assert_compatible) fails a test
 /// when the app breaks a blessed version.
@@ -389,180 +413,345 @@ fn route_key(route: &RouteManifest) -> (HttpMethod, String) {
     (route.method, path)
 }
 
+/// Compares a route of the old manifest with its match in the new one.
 fn compare_route(walk: &mut Walk<'_>, old_index: usize, new_index: usize) {
-    let (old, new) = (&walk.old.routes[old_index], &walk.new.routes[new_index]);
-    let route = RouteRef::of(new);
-    let here = |what: &str| format!("{route} {what}").trim_end().to_owned();
-    let owner = Owner::Route(route.clone());
-    let say = |walk: &mut Walk<'_>, rule: Rule, place: String, detail: String| {
-        walk.route_change(route.clone(), rule, place, detail);
-    };
-    if old.accessor != new.accessor || old.operation_id != new.operation_id {
-        say(
-            walk,
-            Rule::SdkNameChanged,
-            here(""),
-            format!(
-                "SDK function `{}` is now `{}` (operation id `{}` -> `{}`)",
-                old.accessor.join("."),
-                new.accessor.join("."),
-                old.operation_id,
-                new.operation_id
-            ),
-        );
-    }
-    if old.sdk != new.sdk {
-        let detail = if new.sdk {
-            "the SDKs now include the route"
+    let (old, new) = (walk.old, walk.new);
+    let pair = RoutePair::new(&old.routes[old_index], &new.routes[new_index]);
+    pair.naming(walk);
+    pair.inputs(walk);
+    pair.body_and_socket(walk);
+    pair.header_params(walk);
+    pair.security(walk);
+    pair.answers(walk);
+    pair.errors(walk);
+}
+
+/// One route in both manifests, and where its changes are reported.
+struct RoutePair<'a> {
+    old: &'a RouteManifest,
+    new: &'a RouteManifest,
+    route: RouteRef,
+    owner: Owner,
+}
+
+/// How a route treats a security scheme.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Need {
+    /// The route refuses callers without the credential.
+    Required,
+    /// The route reads the credential when sent, and serves callers
+    /// without it.
+    Optional,
+}
+
+impl Need {
+    /// How `route` treats `scheme`; `None` when it does not read it.
+    /// A scheme in both lists (no app builds one) is required.
+    fn of(route: &RouteManifest, scheme: &str) -> Option<Need> {
+        if route.security.iter().any(|name| name == scheme) {
+            Some(Need::Required)
+        } else if route.optional_security.iter().any(|name| name == scheme) {
+            Some(Need::Optional)
         } else {
-            "the SDKs leave the route out (`sdk = false`)"
-        };
-        say(walk, Rule::SdkMembership, here(""), detail.to_owned());
+            None
+        }
     }
-    if old.summary != new.summary || old.description != new.description {
-        say(
-            walk,
-            Rule::Documentation,
-            here(""),
-            "summary or description changed".to_owned(),
-        );
+}
+
+impl<'a> RoutePair<'a> {
+    fn new(old: &'a RouteManifest, new: &'a RouteManifest) -> Self {
+        let route = RouteRef::of(new);
+        let owner = Owner::Route(route.clone());
+        RoutePair {
+            old,
+            new,
+            route,
+            owner,
+        }
     }
-    // Inputs.
-    for (position, new_param) in new.path_params.iter().enumerate() {
-        if let Some(old_param) = old.path_params.get(position) {
-            walk.schema(
-                &owner,
-                Dir::Input,
-                &here(&format!("path :{}", new_param.name)),
-                &old_param.schema,
-                &new_param.schema,
+
+    /// A place on the route: `POST /posts body`; `POST /posts` for `""`.
+    fn here(&self, what: &str) -> String {
+        format!("{} {what}", self.route).trim_end().to_owned()
+    }
+
+    /// Reports a change of the route's own.
+    fn say(&self, walk: &mut Walk<'_>, rule: Rule, place: String, detail: String) {
+        walk.route_change(self.route.clone(), rule, place, detail);
+    }
+
+    /// Its SDK function's name, its membership and its documentation.
+    fn naming(&self, walk: &mut Walk<'_>) {
+        let (old, new) = (self.old, self.new);
+        if old.accessor != new.accessor || old.operation_id != new.operation_id {
+            self.say(
+                walk,
+                Rule::SdkNameChanged,
+                self.here(""),
+                format!(
+                    "SDK function `{}` is now `{}` (operation id `{}` -> `{}`)",
+                    old.accessor.join("."),
+                    new.accessor.join("."),
+                    old.operation_id,
+                    new.operation_id
+                ),
+            );
+        }
+        if old.sdk != new.sdk {
+            let detail = if new.sdk {
+                "the SDKs now include the route"
+            } else {
+                "the SDKs leave the route out (`sdk = false`)"
+            };
+            self.say(walk, Rule::SdkMembership, self.here(""), detail.to_owned());
+        }
+        if old.summary != new.summary || old.description != new.description {
+            self.say(
+                walk,
+                Rule::Documentation,
+                self.here(""),
+                "summary or description changed".to_owned(),
             );
         }
     }
-    for (what, old_slot, new_slot) in [
-        ("query", &old.query, &new.query),
-        ("headers", &old.headers, &new.headers),
-        ("cookies", &old.cookies, &new.cookies),
-    ] {
-        match (old_slot, new_slot) {
-            (Some(old_schema), Some(new_schema)) => {
-                walk.schema(&owner, Dir::Input, &here(what), old_schema, new_schema);
+
+    /// Its path parameters, query, headers and cookies.
+    fn inputs(&self, walk: &mut Walk<'_>) {
+        let (old, new) = (self.old, self.new);
+        for (position, new_param) in new.path_params.iter().enumerate() {
+            if let Some(old_param) = old.path_params.get(position) {
+                walk.schema(
+                    &self.owner,
+                    Dir::Input,
+                    &self.here(&format!("path :{}", new_param.name)),
+                    &old_param.schema,
+                    &new_param.schema,
+                );
             }
-            (None, Some(new_schema)) => walk.new_input(&owner, &here(what), new_schema),
-            (Some(_), None) => say(
+        }
+        for (what, old_slot, new_slot) in [
+            ("query", &old.query, &new.query),
+            ("headers", &old.headers, &new.headers),
+            ("cookies", &old.cookies, &new.cookies),
+        ] {
+            let place = self.here(what);
+            match (old_slot, new_slot) {
+                (Some(old_schema), Some(new_schema)) => {
+                    walk.schema(&self.owner, Dir::Input, &place, old_schema, new_schema);
+                }
+                (None, Some(new_schema)) => walk.new_input(&self.owner, &place, new_schema),
+                (Some(_), None) => self.say(
+                    walk,
+                    Rule::InputIgnored,
+                    place,
+                    format!("the route reads no {what} any more"),
+                ),
+                (None, None) => {}
+            }
+        }
+    }
+
+    /// Its body and its WebSocket messages.
+    fn body_and_socket(&self, walk: &mut Walk<'_>) {
+        let place = self.here("body");
+        match (&self.old.body, &self.new.body) {
+            (Some(old_body), Some(new_body)) => {
+                if old_body.kind != new_body.kind || old_body.media_type != new_body.media_type {
+                    let detail = format!(
+                        "body `{}` -> `{}`",
+                        old_body.media_type, new_body.media_type
+                    );
+                    self.say(walk, Rule::TypeChanged, place, detail);
+                } else if let (Some(old_schema), Some(new_schema)) =
+                    (&old_body.schema, &new_body.schema)
+                {
+                    walk.schema(&self.owner, Dir::Input, &place, old_schema, new_schema);
+                }
+            }
+            (None, Some(body)) => self.say(
+                walk,
+                Rule::InputRequired,
+                place,
+                format!("the route reads a `{}` body", body.media_type),
+            ),
+            (Some(_), None) => self.say(
                 walk,
                 Rule::InputIgnored,
-                here(what),
-                format!("the route reads no {what} any more"),
+                place,
+                "the route reads no body any more".to_owned(),
             ),
             (None, None) => {}
         }
-    }
-    match (&old.body, &new.body) {
-        (Some(old_body), Some(new_body)) => {
-            if old_body.kind != new_body.kind || old_body.media_type != new_body.media_type {
-                say(
-                    walk,
-                    Rule::TypeChanged,
-                    here("body"),
-                    format!(
-                        "body `{}` -> `{}`",
-                        old_body.media_type, new_body.media_type
-                    ),
+        match (&self.old.websocket, &self.new.websocket) {
+            (Some(old_ws), Some(new_ws)) => {
+                let (client, server) = (self.here("client messages"), self.here("server messages"));
+                walk.schema(
+                    &self.owner,
+                    Dir::Input,
+                    &client,
+                    &old_ws.client,
+                    &new_ws.client,
                 );
-            } else if let (Some(old_schema), Some(new_schema)) =
-                (&old_body.schema, &new_body.schema)
-            {
-                walk.schema(&owner, Dir::Input, &here("body"), old_schema, new_schema);
+                walk.schema(
+                    &self.owner,
+                    Dir::Output,
+                    &server,
+                    &old_ws.server,
+                    &new_ws.server,
+                );
+            }
+            (None, None) => {}
+            _ => self.say(
+                walk,
+                Rule::TypeChanged,
+                self.here(""),
+                "the route is a WebSocket now, or no longer".to_owned(),
+            ),
+        }
+    }
+
+    /// The headers the SDKs send on their own
+    /// ([`RouteManifest::header_params`]), matched by name whatever its
+    /// case. One the route reads no more is ignored by the server, as
+    /// every header it does not read: the old SDKs still send it.
+    fn header_params(&self, walk: &mut Walk<'_>) {
+        let (old, new) = (self.old, self.new);
+        for header in &new.header_params {
+            let place = self.here(&format!("header {}", header.name));
+            let Some(before) = old
+                .header_params
+                .iter()
+                .find(|before| before.name.eq_ignore_ascii_case(&header.name))
+            else {
+                let (rule, detail) = if header.required {
+                    (Rule::InputRequired, "new required header")
+                } else {
+                    (Rule::InputOptionalAdded, "new optional header")
+                };
+                self.say(walk, rule, place, detail.to_owned());
+                continue;
+            };
+            match (before.required, header.required) {
+                (false, true) => {
+                    let detail = "the header is required now".to_owned();
+                    self.say(walk, Rule::InputRequired, place.clone(), detail);
+                }
+                (true, false) => {
+                    let detail = "the header is optional now".to_owned();
+                    self.say(walk, Rule::InputWidened, place.clone(), detail);
+                }
+                _ => {}
+            }
+            if before.description != header.description {
+                let detail = "description changed".to_owned();
+                self.say(walk, Rule::Documentation, place, detail);
             }
         }
-        (None, Some(body)) => say(
-            walk,
-            Rule::InputRequired,
-            here("body"),
-            format!("the route reads a `{}` body", body.media_type),
-        ),
-        (Some(_), None) => say(
-            walk,
-            Rule::InputIgnored,
-            here("body"),
-            "the route reads no body any more".to_owned(),
-        ),
-        (None, None) => {}
-    }
-    match (&old.websocket, &new.websocket) {
-        (Some(old_ws), Some(new_ws)) => {
-            walk.schema(
-                &owner,
-                Dir::Input,
-                &here("client messages"),
-                &old_ws.client,
-                &new_ws.client,
-            );
-            walk.schema(
-                &owner,
-                Dir::Output,
-                &here("server messages"),
-                &old_ws.server,
-                &new_ws.server,
+        for before in old.header_params.iter().filter(|before| {
+            !new.header_params
+                .iter()
+                .any(|header| header.name.eq_ignore_ascii_case(&before.name))
+        }) {
+            self.say(
+                walk,
+                Rule::InputIgnored,
+                self.here(&format!("header {}", before.name)),
+                "the route reads the header no more: the server ignores it".to_owned(),
             );
         }
-        (None, None) => {}
-        _ => say(
-            walk,
-            Rule::TypeChanged,
-            here(""),
-            "the route is a WebSocket now, or no longer".to_owned(),
-        ),
     }
-    // Security.
-    for scheme in new
-        .security
-        .iter()
-        .filter(|scheme| !old.security.contains(scheme))
-    {
-        say(
-            walk,
-            Rule::SecurityAdded,
-            here(""),
-            format!("needs the `{scheme}` credential"),
-        );
+
+    /// The credentials it needs or reads when sent: each scheme once, by
+    /// how the route treats it before and after.
+    fn security(&self, walk: &mut Walk<'_>) {
+        let (old, new) = (self.old, self.new);
+        let mut schemes: Vec<&str> = Vec::new();
+        for route in [new, old] {
+            for name in route.security.iter().chain(&route.optional_security) {
+                if !schemes.contains(&name.as_str()) {
+                    schemes.push(name);
+                }
+            }
+        }
+        for scheme in schemes {
+            let (rule, detail) = match (Need::of(old, scheme), Need::of(new, scheme)) {
+                (None, Some(Need::Required)) => (
+                    Rule::SecurityAdded,
+                    format!("needs the `{scheme}` credential"),
+                ),
+                (Some(Need::Optional), Some(Need::Required)) => (
+                    Rule::SecurityAdded,
+                    format!(
+                        "needs the `{scheme}` credential, which was optional: callers without it are refused"
+                    ),
+                ),
+                (None, Some(Need::Optional)) => (
+                    Rule::OptionalSecurityAdded,
+                    format!("reads the `{scheme}` credential when sent (optional)"),
+                ),
+                (Some(Need::Required), Some(Need::Optional)) => (
+                    Rule::SecurityRemoved,
+                    format!("the `{scheme}` credential is optional now"),
+                ),
+                (Some(Need::Required), None) => (
+                    Rule::SecurityRemoved,
+                    format!("no longer needs the `{scheme}` credential"),
+                ),
+                (Some(Need::Optional), None) => (
+                    Rule::OptionalSecurityRemoved,
+                    format!("no longer reads the optional `{scheme}` credential: it is ignored"),
+                ),
+                _ => continue,
+            };
+            self.say(walk, rule, self.here(""), detail);
+        }
     }
-    for scheme in old
-        .security
-        .iter()
-        .filter(|scheme| !new.security.contains(scheme))
-    {
-        say(
-            walk,
-            Rule::SecurityRemoved,
-            here(""),
-            format!("no longer needs the `{scheme}` credential"),
-        );
+
+    /// Its answers other than errors, by status.
+    fn answers(&self, walk: &mut Walk<'_>) {
+        let (old, new) = (self.old, self.new);
+        for new_answer in &new.responses {
+            let place = self.here(&format!("answer {}", new_answer.status));
+            match old
+                .responses
+                .iter()
+                .find(|answer| answer.status == new_answer.status)
+            {
+                Some(old_answer) => self.answer(walk, &place, old_answer, new_answer),
+                None => {
+                    let detail = format!("answers {} too", new_answer.status);
+                    self.say(walk, Rule::StatusAdded, place, detail);
+                }
+            }
+        }
+        for old_answer in &old.responses {
+            if !new
+                .responses
+                .iter()
+                .any(|answer| answer.status == old_answer.status)
+            {
+                self.say(
+                    walk,
+                    Rule::AnswerNarrowed,
+                    self.here(&format!("answer {}", old_answer.status)),
+                    format!("no longer answers {}", old_answer.status),
+                );
+            }
+        }
     }
-    // Answers.
-    for new_answer in &new.responses {
-        let place = here(&format!("answer {}", new_answer.status));
-        let Some(old_answer) = old
-            .responses
-            .iter()
-            .find(|answer| answer.status == new_answer.status)
-        else {
-            say(
-                walk,
-                Rule::StatusAdded,
-                place,
-                format!("answers {} too", new_answer.status),
-            );
-            continue;
-        };
+
+    /// One answer, at one status in both: its description, its content
+    /// and its required headers.
+    fn answer(
+        &self,
+        walk: &mut Walk<'_>,
+        place: &str,
+        old_answer: &ResponseManifest,
+        new_answer: &ResponseManifest,
+    ) {
         if old_answer.description != new_answer.description {
-            say(
-                walk,
-                Rule::Documentation,
-                place.clone(),
-                "description changed".to_owned(),
-            );
+            let detail = "description changed".to_owned();
+            self.say(walk, Rule::Documentation, place.to_owned(), detail);
         }
         match (&old_answer.content, &new_answer.content) {
             (Some(old_content), Some(new_content))
@@ -572,22 +761,18 @@ fn compare_route(walk: &mut Walk<'_>, old_index: usize, new_index: usize) {
                 if let (Some(old_schema), Some(new_schema)) =
                     (&old_content.schema, &new_content.schema)
                 {
-                    walk.schema(&owner, Dir::Output, &place, old_schema, new_schema);
+                    walk.schema(&self.owner, Dir::Output, place, old_schema, new_schema);
                 }
             }
             (None, None) => {}
             (old_content, new_content) => {
-                let media = |content: &Option<super::ContentManifest>| {
+                let media = |content: &Option<ContentManifest>| {
                     content.as_ref().map_or("no body".to_owned(), |content| {
                         format!("`{}`", content.media_type)
                     })
                 };
-                say(
-                    walk,
-                    Rule::TypeChanged,
-                    place.clone(),
-                    format!("{} -> {}", media(old_content), media(new_content)),
-                );
+                let detail = format!("{} -> {}", media(old_content), media(new_content));
+                self.say(walk, Rule::TypeChanged, place.to_owned(), detail);
             }
         }
         for old_header in old_answer.headers.iter().filter(|header| header.required) {
@@ -596,48 +781,38 @@ fn compare_route(walk: &mut Walk<'_>, old_index: usize, new_index: usize) {
                 .iter()
                 .find(|header| header.name.eq_ignore_ascii_case(&old_header.name));
             if !new_header.is_some_and(|header| header.required) {
-                say(
+                self.say(
                     walk,
                     Rule::AnswerFieldOptional,
-                    place.clone(),
+                    place.to_owned(),
                     format!("header `{}` may be absent", old_header.name),
                 );
             }
         }
     }
-    for old_answer in &old.responses {
-        if !new
-            .responses
-            .iter()
-            .any(|answer| answer.status == old_answer.status)
-        {
-            say(
-                walk,
-                Rule::AnswerNarrowed,
-                here(&format!("answer {}", old_answer.status)),
-                format!("no longer answers {}", old_answer.status),
-            );
-        }
-    }
-    for new_error in &new.errors {
-        match old
-            .errors
-            .iter()
-            .find(|error| error.status == new_error.status)
-        {
-            None => say(
-                walk,
-                Rule::ErrorAdded,
-                here(&format!("error {}", new_error.status)),
-                format!("may answer {}: {}", new_error.status, new_error.description),
-            ),
-            Some(old_error) if old_error.description != new_error.description => say(
-                walk,
-                Rule::Documentation,
-                here(&format!("error {}", new_error.status)),
-                "description changed".to_owned(),
-            ),
-            Some(_) => {}
+
+    /// The errors it documents.
+    fn errors(&self, walk: &mut Walk<'_>) {
+        for new_error in &self.new.errors {
+            let place = self.here(&format!("error {}", new_error.status));
+            match self
+                .old
+                .errors
+                .iter()
+                .find(|error| error.status == new_error.status)
+            {
+                None => self.say(
+                    walk,
+                    Rule::ErrorAdded,
+                    place,
+                    format!("may answer {}: {}", new_error.status, new_error.description),
+                ),
+                Some(old_error) if old_error.description != new_error.description => {
+                    let detail = "description changed".to_owned();
+                    self.say(walk, Rule::Documentation, place, detail);
+                }
+                Some(_) => {}
+            }
         }
     }
 }

@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 
 use crate::manifest::{
-    ApiManifest, Rule, SecurityKindManifest, SecuritySchemeManifest, Severity, diff,
+    ApiManifest, HeaderManifest, Rule, SecurityKindManifest, SecuritySchemeManifest, Severity, diff,
 };
 use crate::prelude::*;
 use crate::schema::{
@@ -191,6 +191,28 @@ fn with_scheme(manifest: &mut ApiManifest, kind: SecurityKindManifest) {
         kind,
         description: String::new(),
     });
+    route(manifest, "posts.create").security = vec!["token".to_owned()];
+}
+
+/// `posts.index` reads the header `name` by itself, as `LastEventId`
+/// does, `required` or not.
+fn with_header(manifest: &mut ApiManifest, name: &str, required: bool) {
+    route(manifest, "posts.index")
+        .header_params
+        .push(HeaderManifest::new(
+            name,
+            "The id of the last event seen.",
+            required,
+        ));
+}
+
+/// `posts.create` reads the `token` credential when sent.
+fn optional_token(manifest: &mut ApiManifest) {
+    route(manifest, "posts.create").optional_security = vec!["token".to_owned()];
+}
+
+/// `posts.create` needs the `token` credential.
+fn required_token(manifest: &mut ApiManifest) {
     route(manifest, "posts.create").security = vec!["token".to_owned()];
 }
 
@@ -386,13 +408,21 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "an optional credential made required",
-        old: |m| route(m, "posts.create").optional_security = vec!["token".to_owned()],
-        new: |m| {
-            let create = route(m, "posts.create");
-            create.optional_security.clear();
-            create.security = vec!["token".to_owned()];
-        },
+        old: optional_token,
+        new: required_token,
         expect: &[(Rule::SecurityAdded, "POST /posts")],
+    },
+    Case {
+        name: "a new required header the SDKs send on their own",
+        old: same,
+        new: |m| with_header(m, "last-event-id", true),
+        expect: &[(Rule::InputRequired, "GET /posts header last-event-id")],
+    },
+    Case {
+        name: "an optional header made required (its name's case aside)",
+        old: |m| with_header(m, "Last-Event-ID", false),
+        new: |m| with_header(m, "last-event-id", true),
+        expect: &[(Rule::InputRequired, "GET /posts header last-event-id")],
     },
     Case {
         name: "a field removed from a strict input",
@@ -469,6 +499,36 @@ const CASES: &[Case] = &[
         new: same,
         expect: &[(Rule::SecurityRemoved, "POST /posts")],
     },
+    Case {
+        name: "a required credential made optional",
+        old: required_token,
+        new: optional_token,
+        expect: &[(Rule::SecurityRemoved, "POST /posts")],
+    },
+    Case {
+        name: "an optional credential added",
+        old: same,
+        new: optional_token,
+        expect: &[(Rule::OptionalSecurityAdded, "POST /posts")],
+    },
+    Case {
+        name: "an optional credential removed",
+        old: optional_token,
+        new: same,
+        expect: &[(Rule::OptionalSecurityRemoved, "POST /posts")],
+    },
+    Case {
+        name: "a new optional header the SDKs send on their own",
+        old: same,
+        new: |m| with_header(m, "last-event-id", false),
+        expect: &[(Rule::InputOptionalAdded, "GET /posts header last-event-id")],
+    },
+    Case {
+        name: "a required header made optional",
+        old: |m| with_header(m, "last-event-id", true),
+        new: |m| with_header(m, "last-event-id", false),
+        expect: &[(Rule::InputWidened, "GET /posts header last-event-id")],
+    },
     // Needs care.
     Case {
         name: "documentation only",
@@ -497,6 +557,27 @@ const CASES: &[Case] = &[
             }
         },
         expect: &[(Rule::InputIgnored, "PostCreate.rank")],
+    },
+    Case {
+        name: "a header the SDKs send on their own, read no more",
+        old: |m| with_header(m, "last-event-id", false),
+        new: same,
+        expect: &[(Rule::InputIgnored, "GET /posts header last-event-id")],
+    },
+    Case {
+        name: "a header's name in another case is the same header",
+        old: |m| with_header(m, "Last-Event-ID", false),
+        new: |m| with_header(m, "last-event-id", false),
+        expect: &[],
+    },
+    Case {
+        name: "a header's description changed",
+        old: |m| with_header(m, "last-event-id", false),
+        new: |m| {
+            with_header(m, "last-event-id", false);
+            route(m, "posts.index").header_params[0].description = "Where to resume.".to_owned();
+        },
+        expect: &[(Rule::Documentation, "GET /posts header last-event-id")],
     },
     Case {
         name: "an answer constraint widened",
@@ -589,6 +670,8 @@ const ALL_RULES: &[Rule] = &[
     Rule::AnswerFieldAdded,
     Rule::AnswerNarrowed,
     Rule::SecurityRemoved,
+    Rule::OptionalSecurityAdded,
+    Rule::OptionalSecurityRemoved,
     Rule::Documentation,
     Rule::DefaultChanged,
     Rule::InputIgnored,
@@ -641,10 +724,103 @@ fn the_report_lists_changes_by_severity() {
     );
 }
 
+/// Each way a route's credential can change gives one change, which says
+/// what the credential was and names the route (so `sdk-gen diff` names
+/// its SDK functions).
+#[test]
+fn a_credential_change_is_one_change_naming_its_route() {
+    type Edit = fn(&mut ApiManifest);
+    let cases: [(Edit, Edit, Rule, &str); 6] = [
+        (
+            same,
+            required_token,
+            Rule::SecurityAdded,
+            "needs the `token` credential",
+        ),
+        (
+            optional_token,
+            required_token,
+            Rule::SecurityAdded,
+            "needs the `token` credential, which was optional: callers without it are refused",
+        ),
+        (
+            same,
+            optional_token,
+            Rule::OptionalSecurityAdded,
+            "reads the `token` credential when sent (optional)",
+        ),
+        (
+            required_token,
+            optional_token,
+            Rule::SecurityRemoved,
+            "the `token` credential is optional now",
+        ),
+        (
+            required_token,
+            same,
+            Rule::SecurityRemoved,
+            "no longer needs the `token` credential",
+        ),
+        (
+            optional_token,
+            same,
+            Rule::OptionalSecurityRemoved,
+            "no longer reads the optional `token` credential: it is ignored",
+        ),
+    ];
+    for (old_edit, new_edit, rule, detail) in cases {
+        let (mut old, mut new) = (base(), base());
+        old_edit(&mut old);
+        new_edit(&mut new);
+        let changes = diff(&old, &new);
+        let [change] = changes.changes.as_slice() else {
+            panic!("{detail}: {changes}");
+        };
+        assert_eq!((change.rule, change.detail.as_str()), (rule, detail));
+        assert_eq!(change.severity, rule.severity());
+        let routes: Vec<&str> = change
+            .routes
+            .iter()
+            .map(|route| route.operation_id.as_str())
+            .collect();
+        assert_eq!(routes, ["posts.create"], "{detail}");
+    }
+}
+
+/// A new required header is breaking and names its route, so `sdk-gen
+/// diff` names the SDK function that does not send it.
+#[test]
+fn a_required_header_names_its_route() {
+    let (old, mut new) = (base(), base());
+    with_header(&mut new, "last-event-id", true);
+    assert_eq!(
+        diff(&old, &new).to_string(),
+        "1 breaking, 0 needs care, 0 compatible\n\
+         \n\
+         BREAKING:\n  \
+           - [input-required] GET /posts header last-event-id: new required header\n"
+    );
+    let changes = diff(&old, &new);
+    let routes: Vec<&str> = changes.changes[0]
+        .routes
+        .iter()
+        .map(|route| route.operation_id.as_str())
+        .collect();
+    assert_eq!(routes, ["posts.index"]);
+}
+
 #[test]
 fn rules_have_one_severity_each() {
     assert_eq!(Rule::RouteRemoved.severity(), Severity::Breaking);
     assert_eq!(Rule::RouteAdded.severity(), Severity::Compatible);
     assert_eq!(Rule::Documentation.severity(), Severity::NeedsCare);
     assert_eq!(Rule::AnswerFieldOptional.code(), "answer-field-optional");
+    assert_eq!(
+        Rule::OptionalSecurityAdded.code(),
+        "optional-security-added"
+    );
+    assert_eq!(
+        Rule::OptionalSecurityRemoved.severity(),
+        Severity::Compatible
+    );
 }
