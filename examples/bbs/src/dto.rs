@@ -17,6 +17,8 @@ pub enum ArticleFormat {
     Html,
     /// Plain text.
     Txt,
+    /// AsciiDoc (since API version 2.0.0).
+    Adoc,
 }
 
 impl ArticleFormat {
@@ -26,6 +28,7 @@ impl ArticleFormat {
             ArticleFormat::Md => "md",
             ArticleFormat::Html => "html",
             ArticleFormat::Txt => "txt",
+            ArticleFormat::Adoc => "adoc",
         }
     }
 
@@ -35,6 +38,7 @@ impl ArticleFormat {
             "md" => ArticleFormat::Md,
             "html" => ArticleFormat::Html,
             "txt" => ArticleFormat::Txt,
+            "adoc" => ArticleFormat::Adoc,
             _ => return None,
         })
     }

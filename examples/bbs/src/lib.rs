@@ -7,6 +7,10 @@
 //! ([`moderator`]). For operators it serves liveness (`/healthz`),
 //! readiness (`/readyz`, which checks the database) and Prometheus metrics
 //! (`/metrics`, with the pool's connections).
+//!
+//! The DTOs ([`dto`]) are those of API version 2.0.0, which added
+//! AsciiDoc articles; [`v1`] keeps the ones of version 1.0.0 that differ,
+//! with the conversions that serve version-1 clients.
 
 pub mod attachments;
 pub mod controller;
@@ -17,6 +21,7 @@ pub mod moderator;
 pub mod pages;
 pub mod password;
 pub mod store;
+pub mod v1;
 
 use std::{net::SocketAddr, time::Duration};
 

@@ -230,7 +230,7 @@ mod tests {
         );
         assert_eq!(
             errors.at("format").as_deref(),
-            Some("must be one of md, html, txt")
+            Some("must be one of md, html, txt, adoc")
         );
         assert!(errors.at("writer").is_some(), "{errors:?}");
         assert!(errors.at("body").is_none());

@@ -10,6 +10,7 @@ mod fuzz_corpus;
 mod generators;
 mod health;
 mod mcp;
+mod migrations;
 mod moderation;
 mod openapi;
 mod pages;

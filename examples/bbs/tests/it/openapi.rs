@@ -214,7 +214,7 @@ async fn the_document_describes_every_route_with_its_schemas() {
     );
     assert_eq!(
         schemas["ArticleFormat"]["enum"],
-        serde_json::json!(["md", "html", "txt"])
+        serde_json::json!(["md", "html", "txt", "adoc"])
     );
     let follow = &document["paths"]["/bbs/articles/{section}/events"]["get"];
     let event = &follow["responses"]["200"]["content"]["text/event-stream"]["schema"];

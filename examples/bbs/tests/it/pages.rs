@@ -241,6 +241,31 @@ async fn the_post_form_redirects_to_the_new_article() {
     );
 }
 
+/// AsciiDoc (API version 2.0.0) is offered, and its body shown as text,
+/// as every format's is.
+#[tokio::test]
+async fn an_asciidoc_article_is_posted_and_shown_as_text() {
+    let (app, _dir) = app().await;
+    let client = app.test_client();
+    let blank = assert_html(&client.get("/sections/free/new").send().await, 200);
+    assert!(
+        blank.contains(r#"<option value="adoc">adoc</option>"#),
+        "{blank}"
+    );
+    let mut fields = POST_FIELDS;
+    fields[2] = ("body", "= Title\n\n*bold* <b>not html</b>");
+    fields[3] = ("format", "adoc");
+    let location = post_form(&client, &fields).await;
+    let article = assert_html(&client.get(&location).send().await, 200);
+    assert!(
+        article.contains("= Title\n\n*bold* &#60;b&#62;not html&#60;/b&#62;"),
+        "{article}"
+    );
+    assert!(article.contains("(adoc)"), "{article}");
+    let edit = assert_html(&client.get(&format!("{location}/edit")).send().await, 200);
+    assert!(edit.contains(r#"<option value="adoc" selected>"#), "{edit}");
+}
+
 #[tokio::test]
 async fn a_refused_post_shows_each_problem_at_its_field() {
     let (app, _dir) = app().await;
@@ -263,7 +288,7 @@ async fn a_refused_post_shows_each_problem_at_its_field() {
         "{page}"
     );
     assert!(
-        page.contains(r#"id="format-error">must be one of md, html, txt<"#),
+        page.contains(r#"id="format-error">must be one of md, html, txt, adoc<"#),
         "{page}"
     );
     assert!(!page.contains("writer-error"), "the writer is fine: {page}");

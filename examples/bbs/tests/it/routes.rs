@@ -499,7 +499,7 @@ async fn create_lists_every_constraint_error_with_its_path(backend: Backend) {
             ),
             (
                 "$input.format",
-                r#""md" | "html" | "txt""#,
+                r#""md" | "html" | "txt" | "adoc""#,
                 Some(json!("pdf"))
             ),
             (
