@@ -354,6 +354,7 @@ impl AppBuilder {
             .document
             .take()
             .unwrap_or_else(|| OpenApiDocument::new("API", "0.1.0"));
+        #[cfg_attr(not(feature = "openapi"), allow(unused_mut))]
         let (mut descriptions, default) = self.describe(&base, versions.as_ref())?;
         #[cfg(feature = "openapi")]
         if self.serve_docs {
@@ -874,6 +875,17 @@ impl App {
     /// every version.
     pub fn manifest_for(&self, version: ApiVersion) -> Option<&ApiManifest> {
         self.description(version)
+            .map(|described| &described.manifest)
+    }
+
+    /// Every version's manifest, oldest first: the one manifest of an app
+    /// without [`Versions`]. What
+    /// [`assert_compatible`](crate::testing::assert_compatible) checks
+    /// blessed versions against.
+    pub fn manifests(&self) -> impl Iterator<Item = &ApiManifest> {
+        self.inner
+            .descriptions
+            .iter()
             .map(|described| &described.manifest)
     }
 

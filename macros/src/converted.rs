@@ -5,7 +5,8 @@
 //! the older one (`From<New> for Old`).
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::quote_spanned;
+use syn::spanned::Spanned;
 use syn::{
     Attribute, Ident, Token, Type,
     parse::{Parse, ParseStream},
@@ -108,14 +109,16 @@ impl Conversion {
 
 /// The older answer type and the conversion of the handler's output
 /// (`__o`) into it: `Result<Old, E>` and `__o.map(..)` when the handler
-/// returns a `Result`, else `Old` and `From::from(__o)`.
+/// returns a `Result<T, E>`, else `Old` and `From::from(__o)`; the
+/// conversion names `From<T> for Old`, so a missing one is reported as
+/// such, at `old`.
 pub(crate) fn answer(handler: &Type, old: &Type) -> (Type, TokenStream) {
     if let Type::Path(path) = handler
         && let Some(last) = path.path.segments.last()
         && last.ident == "Result"
         && let syn::PathArguments::AngleBracketed(generics) = &last.arguments
         && let [
-            syn::GenericArgument::Type(_),
+            syn::GenericArgument::Type(value),
             syn::GenericArgument::Type(error),
         ] = generics.args.iter().collect::<Vec<_>>().as_slice()
     {
@@ -124,9 +127,13 @@ pub(crate) fn answer(handler: &Type, old: &Type) -> (Type, TokenStream) {
             segment.arguments =
                 syn::PathArguments::AngleBracketed(syn::parse_quote!(<#old, #error>));
         }
-        let convert = quote! { __o.map(<#old as ::core::convert::From<_>>::from) };
+        let convert = quote_spanned! {old.span()=>
+            __o.map(<#old as ::core::convert::From<#value>>::from)
+        };
         return (Type::Path(older), convert);
     }
-    let convert = quote! { <#old as ::core::convert::From<_>>::from(__o) };
+    let convert = quote_spanned! {old.span()=>
+        <#old as ::core::convert::From<#handler>>::from(__o)
+    };
     (old.clone(), convert)
 }

@@ -18,6 +18,17 @@ use serde::Deserialize;
 /// ```
 ///
 /// The Rust crate also takes `chrono = true` (see [`RustTarget`]).
+///
+/// An app that serves several API versions (`framework::Versions`) gets
+/// the SDKs above for the version its manifest command prints (the
+/// default), and an SDK per other version it lists; each is generated from
+/// `manifest-command` plus `--version <version>` and sends its version:
+///
+/// ```toml
+/// [workspace.metadata.sdk-gen.versions."2.0.0"]
+/// typescript = { out = "examples/bbs/sdk/v2/typescript", package = "@bbs/sdk-v2" }
+/// rust = { out = "examples/bbs/sdk/v2/rust", package = "bbs-sdk-v2" }
+/// ```
 #[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub struct Config {
@@ -28,9 +39,22 @@ pub struct Config {
     pub typescript: Option<Target>,
     /// The Rust crate.
     pub rust: Option<RustTarget>,
+    /// The SDKs of other API versions, by version.
+    #[serde(default)]
+    pub versions: std::collections::BTreeMap<String, VersionTargets>,
     /// Where relative paths start: the workspace root.
     #[serde(skip)]
     pub root: PathBuf,
+}
+
+/// The SDKs of one API version.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct VersionTargets {
+    /// The TypeScript package.
+    pub typescript: Option<Target>,
+    /// The Rust crate.
+    pub rust: Option<RustTarget>,
 }
 
 /// One SDK's folder and package name.

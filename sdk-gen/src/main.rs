@@ -138,19 +138,40 @@ fn main() -> ExitCode {
 fn run(args: &Args) -> Result<ExitCode, String> {
     let cwd = std::env::current_dir().map_err(|err| err.to_string())?;
     let config = Config::from_workspace(&cwd).map_err(|err| err.to_string())?;
-    let manifest = read_manifest(args, &config)?;
+    let mut jobs = vec![(None, choose(args, &config)?)];
+    // Flags name one SDK of one manifest; the configuration, every version's.
+    let flags = args.manifest.is_some() || args.typescript_out.is_some() || args.rust_out.is_some();
+    if !flags {
+        for (version, targets) in &config.versions {
+            let versioned = Config {
+                typescript: targets.typescript.clone(),
+                rust: targets.rust.clone(),
+                ..config.clone()
+            };
+            jobs.push((Some(version.as_str()), choose(args, &versioned)?));
+        }
+    }
+    let mut drifted = false;
+    for (version, chosen) in &jobs {
+        let manifest = read_manifest(args, &config, *version)?;
+        drifted |= emit(args, &manifest, chosen)?;
+    }
+    if drifted {
+        eprintln!("sdk-gen: the SDKs are out of date; run `cargo run -p sdk-gen` and commit them");
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
 
-    let Chosen {
-        typescript,
-        rust,
-        targets,
-    } = choose(args, &config)?;
-    let sdks = sdk_gen::generate(&manifest, &targets).map_err(|err| err.to_string())?;
+/// Generates the SDKs `chosen` names from `manifest`, writing them (or,
+/// with `--check`, comparing them); whether any drifted.
+fn emit(args: &Args, manifest: &ApiManifest, chosen: &Chosen) -> Result<bool, String> {
+    let sdks = sdk_gen::generate(manifest, &chosen.targets).map_err(|err| err.to_string())?;
     let mut drifted = false;
     for sdk in &sdks {
         let dir = match sdk.dir_name {
-            "typescript" => typescript.as_ref().map(|(dir, _)| dir),
-            _ => rust.as_ref().map(|(dir, _)| dir),
+            "typescript" => chosen.typescript.as_ref().map(|(dir, _)| dir),
+            _ => chosen.rust.as_ref().map(|(dir, _)| dir),
         };
         let Some(dir) = dir else { continue };
         if args.check {
@@ -165,11 +186,7 @@ fn run(args: &Args) -> Result<ExitCode, String> {
             );
         }
     }
-    if drifted {
-        eprintln!("sdk-gen: the SDKs are out of date; run `cargo run -p sdk-gen` and commit them");
-        return Ok(ExitCode::FAILURE);
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(drifted)
 }
 
 /// `sdk-gen e2e`: writes the tests `dir` does not hold.
@@ -187,7 +204,7 @@ fn e2e(args: &Args, dir: &Path, sdk: Option<&Path>, force: bool) -> Result<ExitC
         }
     };
     let dir = cwd.join(dir);
-    let manifest = read_manifest(args, &config)?;
+    let manifest = read_manifest(args, &config, None)?;
     let options = E2eOptions {
         sdk: relative(&dir, &sdk),
     };
@@ -390,7 +407,13 @@ fn target(
     }
 }
 
-fn read_manifest(args: &Args, config: &Config) -> Result<ApiManifest, String> {
+/// The manifest `--manifest` names, else what the manifest command prints
+/// (of `version`, when given: the command plus `--version <version>`).
+fn read_manifest(
+    args: &Args,
+    config: &Config,
+    version: Option<&str>,
+) -> Result<ApiManifest, String> {
     let json = match &args.manifest {
         Some(path) if path == Path::new("-") => {
             let mut text = String::new();
@@ -410,6 +433,12 @@ fn read_manifest(args: &Args, config: &Config) -> Result<ApiManifest, String> {
             };
             let output = Command::new(program)
                 .args(rest)
+                .args(
+                    version
+                        .map(|version| ["--version", version])
+                        .into_iter()
+                        .flatten(),
+                )
                 .current_dir(&config.root)
                 .output()
                 .map_err(|err| format!("running {program}: {err}"))?;

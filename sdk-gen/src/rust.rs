@@ -8,7 +8,7 @@ use std::{
 
 use askama::Template;
 use framework::{
-    manifest::SecurityKindManifest,
+    manifest::{SecurityKindManifest, VersionManifest},
     schema::{
         DefId, EnumValue, FieldDef, Format, IntegerFormat, NumberFormat, ObjectDef, Registry,
         Schema, TypeKind, UnionDef, UnionRepr, VariantKind, type_label,
@@ -99,6 +99,7 @@ fn lib_rs(
         events: needs.events,
         websocket: needs.websocket,
         multipart: needs.multipart,
+        api_version: manifest.api_version.as_ref(),
     };
     Ok(lib.render()?)
 }
@@ -694,6 +695,9 @@ struct Lib<'a> {
     /// What `ErrorBody` names: the body's type, unless it is itself named
     /// `ErrorBody`.
     error_alias: Option<String>,
+    /// The API version the SDK speaks, sent on every request, when the
+    /// app serves versions.
+    api_version: Option<&'a VersionManifest>,
 }
 
 /// A security scheme, as the client builder takes its credential.

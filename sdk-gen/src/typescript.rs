@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use askama::Template;
-use framework::manifest::SecurityKindManifest;
+use framework::manifest::{SecurityKindManifest, VersionManifest};
 use framework::random_value;
 use framework::schema::{
     Bounds, DefId, FieldDef, IntegerFormat, IntegerSchema, ObjectDef, Registry, Schema,
@@ -60,6 +60,7 @@ pub(crate) fn generate(
                 authorization: manifest.security_schemes.iter().any(|scheme| {
                     matches!(scheme.kind, SecurityKindManifest::Authorization { .. })
                 }),
+                api_version: manifest.api_version.as_ref(),
             },
         )?,
         file(
@@ -796,11 +797,14 @@ struct TsConfig;
 
 #[derive(Template)]
 #[template(path = "typescript/runtime.ts", escape = "none")]
-struct Runtime {
+struct Runtime<'a> {
     /// Whether some scheme is `Authorization: <scheme> <token>` for a
     /// scheme other than `Bearer`: only then does the runtime carry the
     /// code that sends it, so SDKs of apps without one are unchanged.
     authorization: bool,
+    /// The API version the SDK speaks, sent on every request, when the
+    /// app serves versions.
+    api_version: Option<&'a VersionManifest>,
 }
 
 #[derive(Template)]

@@ -251,11 +251,11 @@ async fn diff_reports_the_bbs_v2_changes() {
     );
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(
-        stderr.contains("next version 0.2.0 (major release from 0.1.0)"),
+        stderr.contains("next version 2.0.0 (major release from 1.0.0)"),
         "{stderr}"
     );
     let entry = std::fs::read_to_string(&changelog).unwrap();
-    assert!(entry.starts_with("## 0.2.0\n"), "{entry}");
+    assert!(entry.starts_with("## 2.0.0\n"), "{entry}");
     assert!(entry.contains("### Breaking"), "{entry}");
 
     let denied = sdk_gen(&["diff", old, new, "--deny", "breaking", "--json"]);

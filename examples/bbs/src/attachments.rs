@@ -288,8 +288,10 @@ impl BbsArticleFilesController {
             404 = "No such article in this section.",
             409 = "The article would list more than 100 files.",
             503 = "The article store is unavailable, or uploads are off."
-        )
+        ),
+        versions = "2.0.0"..
     )]
+    #[typed_route::converted(versions = .."2.0.0", answer = crate::v1::ArticleSnapshot)]
     async fn upload(
         &self,
         #[param] section: String,

@@ -16,6 +16,7 @@ use crate::{
     },
     feed, password,
     store::{ArticleStore, StoreError},
+    v1,
 };
 
 /// Articles per page unless asked.
@@ -152,8 +153,10 @@ impl BbsArticlesController {
     /// Read an article with its whole history.
     #[typed_route::get(
         ":id",
-        errors(404 = "No such article in this section.", 503 = "The article store is unavailable.")
+        errors(404 = "No such article in this section.", 503 = "The article store is unavailable."),
+        versions = "2.0.0"..
     )]
+    #[typed_route::converted(versions = .."2.0.0", answer = v1::BbsArticle)]
     async fn at(
         &self,
         #[param] section: String,
@@ -168,7 +171,16 @@ impl BbsArticlesController {
     /// Post a new article.
     ///
     /// The password is stored hashed and is needed to update or erase it.
-    #[typed_route::post("", errors(503 = "The article store is unavailable."))]
+    #[typed_route::post(
+        "",
+        errors(503 = "The article store is unavailable."),
+        versions = "2.0.0"..
+    )]
+    #[typed_route::converted(
+        versions = .."2.0.0",
+        input = TypedBody<v1::ArticleCreate>,
+        answer = v1::BbsArticle
+    )]
     async fn create(
         &self,
         #[param] section: String,
@@ -188,7 +200,13 @@ impl BbsArticlesController {
             403 = "The password does not match the article's.",
             404 = "No such article in this section.",
             503 = "The article store is unavailable."
-        )
+        ),
+        versions = "2.0.0"..
+    )]
+    #[typed_route::converted(
+        versions = .."2.0.0",
+        input = TypedBody<v1::ArticleUpdate>,
+        answer = v1::ArticleSnapshot
     )]
     async fn update(
         &self,

@@ -26,7 +26,7 @@ pub mod v1;
 use std::{net::SocketAddr, time::Duration};
 
 use framework::{
-    App, AppBuilder, BuildError, Health, HtmlHeaders, Mcp, Metrics, Server,
+    ApiVersion, App, AppBuilder, BuildError, Health, HtmlHeaders, Mcp, Metrics, Server, Versions,
     openapi::OpenApiDocument,
 };
 
@@ -40,6 +40,20 @@ pub use store::{ArticleStore, StoreError};
 /// The database used when `DATABASE_URL` is not set: a file in the working
 /// directory.
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://bbs.db";
+
+/// API version 1.0.0: the board as first released.
+pub const V1: ApiVersion = ApiVersion::new(1, 0, 0);
+
+/// API version 2.0.0: articles may be written in AsciiDoc (see [`v1`] for
+/// how version-1 clients are served).
+pub const V2: ApiVersion = ApiVersion::new(2, 0, 0);
+
+/// The API versions the board serves, named in the `api-version` header.
+/// A request without it is served version 1.0.0, which is what clients
+/// written before the board had versions speak.
+pub fn versions() -> Versions {
+    Versions::new([V1, V2])
+}
 
 /// The title, version and description of the app's OpenAPI document.
 pub fn api_info() -> OpenApiDocument {
@@ -93,6 +107,7 @@ bearer token in the request's `Authorization` header.";
 fn builder(store: ArticleStore, moderator: ModeratorToken, attachments: Attachments) -> AppBuilder {
     App::builder()
         .openapi(api_info())
+        .versions(versions())
         .controller(BbsArticlesController::new(store.clone()).with_attachments(attachments.clone()))
         .controller(
             BbsModerationController::new(store.clone()).with_attachments(attachments.clone()),

@@ -454,6 +454,29 @@ fn each_version_has_its_manifest_and_document() {
 }
 
 #[test]
+fn each_blessed_version_is_checked_against_its_own_manifest() {
+    let app = app();
+    let dir = tempfile::tempdir().unwrap();
+    let mut v1 = app.manifest_for(V1).unwrap().clone();
+    std::fs::write(dir.path().join("1.0.0.json"), v1.to_json()).unwrap();
+    // Version 2 breaks version 1, but version 1 is served as blessed.
+    framework::testing::assert_compatible(app.manifests(), dir.path());
+    // A blessed version the app no longer serves fails, saying so.
+    v1.api_version.as_mut().unwrap().version = "0.9.0".into();
+    std::fs::write(dir.path().join("0.9.0.json"), v1.to_json()).unwrap();
+    let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        framework::testing::assert_compatible(app.manifests(), dir.path());
+    }))
+    .unwrap_err();
+    let report = report.downcast_ref::<String>().unwrap();
+    assert!(
+        report.contains("the API version 0.9.0 blessed in")
+            && report.contains("not served any more"),
+        "{report}"
+    );
+}
+
+#[test]
 fn each_document_names_its_version_in_its_header_parameter() {
     let app = app();
     let document = |version| -> Value {

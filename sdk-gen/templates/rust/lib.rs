@@ -31,6 +31,13 @@ mod shape;
 mod types;
 
 pub use types::*;
+{%- if let Some(version) = api_version %}
+
+/// The API version this client speaks, sent in `{{ version.header }}` with
+/// every request. The server serves {{ version.served.join(", ") }}, each
+/// through the SDK generated for it.
+pub const API_VERSION: &str = "{{ version.version }}";
+{%- endif %}
 
 /// Decodes JSON as the server does, as this client reads every answer: a
 /// struct is an object only, a unit variant its name alone, a key is
@@ -369,7 +376,15 @@ impl {% if !group.root %}<'a> {% endif %}{{ group.name }}{% if !group.root %}<'a
             url.push('?');
             url.push_str(query);
         }
+{%- if let Some(version) = api_version %}
+        // The API version this SDK speaks: the server answers it whatever
+        // else it serves.
+        self.http
+            .request(method, url)
+            .header("{{ version.header }}", API_VERSION)
+{%- else %}
         self.http.request(method, url)
+{%- endif %}
     }
 {%- endif %}
 {%- for child in group.children %}

@@ -527,6 +527,13 @@ function target(
   credentials: [SecurityMetadata, string][],
 ): { url: string; headers: Headers } {
   const sent = new Headers(headers);
+{%- endraw %}
+{%- if let Some(version) = api_version %}
+  // The API version this SDK speaks: the server answers it whatever else
+  // it serves.
+  sent.set("{{ version.header }}", "{{ version.version }}");
+{%- endif %}
+{%- raw %}
   if (input.headers !== undefined && input.headers !== null) {
     for (const [name, value] of Object.entries(input.headers)) {
       if (value === undefined || value === null) continue;

@@ -23,3 +23,4 @@ mod sdk_rust;
 mod sdk_typescript;
 mod soak;
 mod support;
+mod versions;

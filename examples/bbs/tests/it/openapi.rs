@@ -7,21 +7,44 @@ use std::process::Command;
 use crate::support::app;
 
 const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.json");
+const GOLDEN_V2: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi-2.0.0.json");
 
 /// Compares with the golden file; `UPDATE_GOLDEN=1` rewrites it.
 fn assert_golden(actual: &str) {
+    assert_golden_at(GOLDEN, actual);
+}
+
+/// `actual` is what the committed `golden` file holds (written instead
+/// with `UPDATE_GOLDEN=1`).
+fn assert_golden_at(golden: &str, actual: &str) {
     let actual = format!("{}\n", actual.trim_end());
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(GOLDEN, &actual).unwrap();
+        std::fs::write(golden, &actual).unwrap();
         return;
     }
-    let expected = std::fs::read_to_string(GOLDEN).unwrap_or_default();
+    let expected = std::fs::read_to_string(golden).unwrap_or_default();
     assert!(
         expected == actual,
-        "examples/bbs/openapi.json is out of date with the routes and DTOs; regenerate it with \
-         `cargo run -p bbs -- openapi > examples/bbs/openapi.json` (or UPDATE_GOLDEN=1 cargo test -p bbs) \
+        "{golden} is out of date with the routes and DTOs; regenerate it with \
+         `cargo run -p bbs -- openapi [--version V] > {golden}` (or UPDATE_GOLDEN=1 cargo test -p bbs) \
          and commit it"
     );
+}
+
+/// Version 2.0.0's document, served at `/openapi/2.0.0.json`: committed
+/// beside the default version's (`openapi.json`, version 1.0.0).
+#[tokio::test]
+async fn each_version_serves_its_golden_document() {
+    let (app, _dir) = app().await;
+    let response = app.test_client().get("/openapi/2.0.0.json").send().await;
+    assert_eq!(response.status(), 200);
+    let served = response.text();
+    assert_eq!(
+        Some(served.as_str()),
+        app.openapi_json_for(bbs::V2).as_deref()
+    );
+    assert_golden_at(GOLDEN_V2, &served);
+    assert_eq!(app.openapi_json_for(bbs::V1), Some(app.openapi_json()));
 }
 
 #[tokio::test]
@@ -212,8 +235,15 @@ async fn the_document_describes_every_route_with_its_schemas() {
         request.get("required").is_none(),
         "optional properties are not required"
     );
+    // The default document is version 1.0.0's; AsciiDoc is version 2's.
     assert_eq!(
         schemas["ArticleFormat"]["enum"],
+        serde_json::json!(["md", "html", "txt"])
+    );
+    let v2: serde_json::Value =
+        serde_json::from_str(&app.openapi_json_for(bbs::V2).unwrap()).unwrap();
+    assert_eq!(
+        v2["components"]["schemas"]["ArticleFormat"]["enum"],
         serde_json::json!(["md", "html", "txt", "adoc"])
     );
     let follow = &document["paths"]["/bbs/articles/{section}/events"]["get"];
@@ -278,7 +308,11 @@ async fn the_docs_page_is_served_from_embedded_assets() {
     assert_eq!(script.status(), 200);
     assert!(script.bytes().len() > 100_000, "the bundle is embedded");
     let config = client.get("/docs/swagger-initializer.js").send().await;
-    assert!(config.text().contains("/openapi.json"), "{}", config.text());
+    // A choice of the versions' documents, the default's (1.0.0) first.
+    let config = config.text();
+    let v1 = config.find("/openapi/1.0.0.json").expect(&config);
+    let v2 = config.find("/openapi/2.0.0.json").expect(&config);
+    assert!(v1 < v2, "{config}");
     assert_eq!(client.get("/docs/missing.js").send().await.status(), 404);
     assert!(
         !app.routes()
@@ -297,7 +331,7 @@ async fn the_docs_page_is_served_from_embedded_assets() {
 async fn the_released_api_versions_are_not_broken() {
     let (app, _dir) = crate::support::app().await;
     framework::testing::assert_compatible(
-        app.manifest(),
+        app.manifests(),
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("api"),
     );
 }

@@ -137,3 +137,68 @@ async fn the_typescript_sdk_compiles_strictly_and_drives_every_route() {
     // Simulated streams yield a few events each.
     assert!(decode_all::<ArticleEvent>(&values, "follow") >= 25);
 }
+
+/// Copies the files of `from` into `to`, folders too.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// The version-2 SDK (`sdk/v2/typescript`), compiled strictly with the
+/// version-1 package's toolchain, writes an AsciiDoc article (it sends
+/// `api-version: 2.0.0`), which a client without the header (version
+/// 1.0.0) reads as plain text.
+#[tokio::test]
+async fn the_version_2_typescript_sdk_speaks_version_2() {
+    let tsc = toolchain();
+    let package = tempfile::tempdir().unwrap();
+    let dir = package.path();
+    let v2 = Path::new(env!("CARGO_MANIFEST_DIR")).join("sdk/v2/typescript");
+    for file in ["package.json", "tsconfig.json"] {
+        std::fs::copy(v2.join(file), dir.join(file)).unwrap();
+    }
+    copy_tree(&v2.join("src"), &dir.join("src"));
+    std::os::unix::fs::symlink(sdk_dir().join("node_modules"), dir.join("node_modules")).unwrap();
+    run(
+        Command::new("node")
+            .arg(&tsc)
+            .args(["-p", "tsconfig.json"])
+            .current_dir(dir),
+        "",
+    );
+    let script = r#"
+import assert from "node:assert/strict";
+import api from "./lib/index.js";
+const connection = { host: process.env.BBS_URL };
+const article = await api.functional.bbs.articles.create(connection, "v2", {
+  writer: "ada", title: "AsciiDoc", body: "= Title", format: "adoc", files: [], password: "pw",
+});
+assert.equal(article.snapshots[0].format, "adoc");
+const read = await api.functional.bbs.articles.at(connection, "v2", article.id);
+assert.equal(read.snapshots[0].format, "adoc");
+const old = await (await fetch(`${process.env.BBS_URL}/bbs/articles/v2/${article.id}`)).json();
+assert.equal(old.snapshots[0].format, "txt");
+console.log("version 2 spoken");
+"#;
+    std::fs::write(dir.join("check.mjs"), script).unwrap();
+    let server = Served::start().await;
+    let mut node = Command::new("node");
+    node.arg("check.mjs")
+        .env("BBS_URL", server.url())
+        .current_dir(dir);
+    let output = tokio::task::spawn_blocking(move || run(&mut node, ""))
+        .await
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).trim(),
+        "version 2 spoken"
+    );
+}

@@ -1,4 +1,4 @@
-//! Client SDK of BBS 0.1.0.
+//! Client SDK of BBS 1.0.0.
 //!
 //! Articles of a bulletin board, by section. An update appends a snapshot: history is never rewritten.
 //!
@@ -25,6 +25,11 @@ mod shape;
 mod types;
 
 pub use types::*;
+
+/// The API version this client speaks, sent in `api-version` with
+/// every request. The server serves 1.0.0, 2.0.0, each
+/// through the SDK generated for it.
+pub const API_VERSION: &str = "1.0.0";
 
 /// Decodes JSON as the server does, as this client reads every answer: a
 /// struct is an object only, a unit variant its name alone, a key is
@@ -286,7 +291,11 @@ impl Client {
             url.push('?');
             url.push_str(query);
         }
-        self.http.request(method, url)
+        // The API version this SDK speaks: the server answers it whatever
+        // else it serves.
+        self.http
+            .request(method, url)
+            .header("api-version", API_VERSION)
     }
 
     /// The routes under `bbs`.

@@ -1,5 +1,5 @@
 /**
- * Client SDK of BBS 0.1.0.
+ * Client SDK of BBS 1.0.0.
  *
  * ```ts
  * import api, { HttpError, type IConnection } from "@bbs/sdk";

@@ -1,5 +1,5 @@
 /**
- * TanStack Query bindings of the SDK of BBS 0.1.0.
+ * TanStack Query bindings of the SDK of BBS 1.0.0.
  *
  * An entry of its own, `@bbs/sdk/query`, so that the main SDK stays
  * free of dependencies. It needs `@tanstack/query-core` 5 (a peer

@@ -516,6 +516,9 @@ function target(
   credentials: [SecurityMetadata, string][],
 ): { url: string; headers: Headers } {
   const sent = new Headers(headers);
+  // The API version this SDK speaks: the server answers it whatever else
+  // it serves.
+  sent.set("api-version", "1.0.0");
   if (input.headers !== undefined && input.headers !== null) {
     for (const [name, value] of Object.entries(input.headers)) {
       if (value === undefined || value === null) continue;
