@@ -28,16 +28,20 @@ pub enum RouteSet {
     Form,
     /// The same route with the protection off (`CrossOrigin::off()`).
     FormCrossOriginOff,
+    /// `GET /json` in an app serving API versions 1.0.0 and 2.0.0: served
+    /// by the route of 2.0.0, or for 1.0.0 through its `From` conversion.
+    Versions,
 }
 
 impl RouteSet {
     /// Every set.
-    pub const ALL: [RouteSet; 5] = [
+    pub const ALL: [RouteSet; 6] = [
         RouteSet::Main,
         RouteSet::Many,
         RouteSet::One,
         RouteSet::Form,
         RouteSet::FormCrossOriginOff,
+        RouteSet::Versions,
     ];
 
     /// The name on the command line.
@@ -48,6 +52,7 @@ impl RouteSet {
             RouteSet::One => "one",
             RouteSet::Form => "form",
             RouteSet::FormCrossOriginOff => "form-cross-origin-off",
+            RouteSet::Versions => "versions",
         }
     }
 
@@ -59,7 +64,9 @@ impl RouteSet {
     /// The static routes' numbers: `/uuid/1` ... `/uuid/N`, or only N.
     pub fn static_routes(self) -> std::ops::Range<usize> {
         match self {
-            RouteSet::Main | RouteSet::Form | RouteSet::FormCrossOriginOff => 0..0,
+            RouteSet::Main | RouteSet::Form | RouteSet::FormCrossOriginOff | RouteSet::Versions => {
+                0..0
+            }
             RouteSet::Many => 1..MANY_ROUTES + 1,
             RouteSet::One => MANY_ROUTES..MANY_ROUTES + 1,
         }
@@ -110,6 +117,12 @@ pub enum Scenario {
     Form,
     /// The same request with the protection off.
     FormCrossOriginOff,
+    /// `GET /json` with `api-version: 2.0.0`, to an app serving versions
+    /// 1.0.0 and 2.0.0 (the [`Json`](Scenario::Json) route, of 2.0.0 on).
+    Versions,
+    /// `GET /json` with `api-version: 1.0.0`: the same handler, its answer
+    /// converted into version 1's type.
+    VersionsConverted,
 }
 
 /// The `User-Agent` of the form scenarios' browser.
@@ -121,7 +134,7 @@ pub const FORM_BODY: &str =
 
 impl Scenario {
     /// Every scenario.
-    pub const ALL: [Scenario; 13] = [
+    pub const ALL: [Scenario; 15] = [
         Scenario::Plaintext,
         Scenario::Json,
         Scenario::Assert,
@@ -135,6 +148,8 @@ impl Scenario {
         Scenario::OneDynamic,
         Scenario::Form,
         Scenario::FormCrossOriginOff,
+        Scenario::Versions,
+        Scenario::VersionsConverted,
     ];
 
     /// The name in reports and on the command line.
@@ -153,6 +168,8 @@ impl Scenario {
             Scenario::OneDynamic => "routes-one-dynamic",
             Scenario::Form => "form",
             Scenario::FormCrossOriginOff => "form-cross-origin-off",
+            Scenario::Versions => "versions",
+            Scenario::VersionsConverted => "versions-converted",
         }
     }
 
@@ -170,6 +187,7 @@ impl Scenario {
             Scenario::OneStatic | Scenario::OneDynamic => RouteSet::One,
             Scenario::Form => RouteSet::Form,
             Scenario::FormCrossOriginOff => RouteSet::FormCrossOriginOff,
+            Scenario::Versions | Scenario::VersionsConverted => RouteSet::Versions,
             _ => RouteSet::Main,
         }
     }
@@ -186,6 +204,7 @@ impl Scenario {
             Scenario::ManyStatic | Scenario::OneStatic => format!("/uuid/{many}"),
             Scenario::ManyDynamic | Scenario::OneDynamic => "/zzz/abc".into(),
             Scenario::Form | Scenario::FormCrossOriginOff => "/form".into(),
+            Scenario::Versions | Scenario::VersionsConverted => "/json".into(),
             _ => format!("/{}", self.name()),
         }
     }
@@ -220,6 +239,9 @@ impl Scenario {
                 ("Accept-Language", "en-US,en;q=0.9".to_owned()),
                 ("Accept-Encoding", "gzip, deflate, br, zstd".to_owned()),
             ],
+            // Not a browser's: the API version an SDK names.
+            Scenario::Versions => vec![("api-version", "2.0.0".to_owned())],
+            Scenario::VersionsConverted => vec![("api-version", "1.0.0".to_owned())],
             _ => Vec::new(),
         }
     }
@@ -320,10 +342,12 @@ impl Scenario {
         };
         let ok = match self {
             Scenario::Plaintext => is_text(HELLO),
-            Scenario::Json => match serde_json::from_slice::<Message>(body) {
-                Ok(message) if message.message == HELLO => Ok(()),
-                _ => Err(text.to_string()),
-            },
+            Scenario::Json | Scenario::Versions | Scenario::VersionsConverted => {
+                match serde_json::from_slice::<Message>(body) {
+                    Ok(message) if message.message == HELLO => Ok(()),
+                    _ => Err(text.to_string()),
+                }
+            }
             Scenario::Assert
             | Scenario::AssertNoConstraints
             | Scenario::Form

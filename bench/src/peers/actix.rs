@@ -69,7 +69,7 @@ pub(super) fn serve(routes: RouteSet, listener: TcpListener) -> io::Result<()> {
                     )
                 }
                 // The framework's alone (`Peer::serves`).
-                RouteSet::Form | RouteSet::FormCrossOriginOff => app,
+                RouteSet::Form | RouteSet::FormCrossOriginOff | RouteSet::Versions => app,
             }
         })
         .workers(1)

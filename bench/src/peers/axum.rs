@@ -63,7 +63,7 @@ fn router(routes: RouteSet) -> Router {
             router.route("/zzz/{a}", get(|Path(a): Path<String>| async move { a }))
         }
         // The framework's alone (`Peer::serves`).
-        RouteSet::Form | RouteSet::FormCrossOriginOff => Router::new(),
+        RouteSet::Form | RouteSet::FormCrossOriginOff | RouteSet::Versions => Router::new(),
     }
 }
 

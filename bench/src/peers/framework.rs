@@ -17,6 +17,35 @@ pub struct Message {
     pub message: String,
 }
 
+/// `GET /json`'s body as API version 1.0.0 declares it.
+#[dto]
+pub struct OldMessage {
+    /// The greeting.
+    pub message: String,
+}
+
+impl From<Message> for OldMessage {
+    fn from(message: Message) -> Self {
+        OldMessage {
+            message: message.message,
+        }
+    }
+}
+
+/// `GET /json` in an app serving versions 1.0.0 and 2.0.0.
+pub struct Versioned;
+
+#[controller("")]
+impl Versioned {
+    #[typed_route::get("json", versions = "2.0.0"..)]
+    #[typed_route::converted(versions = .."2.0.0", answer = OldMessage)]
+    async fn json(&self) -> Message {
+        Message {
+            message: crate::scenario::HELLO.to_owned(),
+        }
+    }
+}
+
 /// The main scenarios.
 pub struct Scenarios {
     boxes: Arc<Boxes>,
@@ -108,6 +137,12 @@ pub(super) fn app(routes: RouteSet, metrics: bool) -> Result<App, framework::Bui
         RouteSet::FormCrossOriginOff => builder
             .cross_origin(framework::CrossOrigin::off())
             .controller(Notes),
+        RouteSet::Versions => builder
+            .versions(framework::Versions::new([
+                framework::ApiVersion::new(1, 0, 0),
+                framework::ApiVersion::new(2, 0, 0),
+            ]))
+            .controller(Versioned),
     };
     builder.build()
 }

@@ -58,7 +58,7 @@ pub(super) fn serve(routes: RouteSet, listener: TcpListener) -> io::Result<()> {
             insert("/zzz/{a}".into(), Route::Dynamic)?;
         }
         // The framework's alone (`Peer::serves`).
-        RouteSet::Form | RouteSet::FormCrossOriginOff => {}
+        RouteSet::Form | RouteSet::FormCrossOriginOff | RouteSet::Versions => {}
     }
     let state = Arc::new(State {
         router,

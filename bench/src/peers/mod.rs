@@ -102,7 +102,8 @@ impl Peer {
     /// Whether the peer serves `routes`: the metrics variant and the node
     /// peers serve the main scenarios only; the form scenarios, which
     /// compare the framework with its cross-origin protection on and off,
-    /// are the framework's alone.
+    /// and the versions scenarios, which compare its `json` with the same
+    /// route in an app serving versions, are the framework's alone.
     pub fn serves(self, routes: RouteSet) -> bool {
         match routes {
             RouteSet::Main => true,
@@ -110,7 +111,9 @@ impl Peer {
                 self,
                 Peer::Framework | Peer::Hyper | Peer::Axum | Peer::Actix
             ),
-            RouteSet::Form | RouteSet::FormCrossOriginOff => self == Peer::Framework,
+            RouteSet::Form | RouteSet::FormCrossOriginOff | RouteSet::Versions => {
+                self == Peer::Framework
+            }
         }
     }
 
