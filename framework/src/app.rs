@@ -954,8 +954,14 @@ impl App {
     /// assert!(app.route_for(&http::Method::GET, "/nothing").is_none());
     /// ```
     pub fn route_for(&self, method: &http::Method, path: &str) -> Option<&'static RouteMeta> {
-        let version = self.inner.versions.as_ref().map(|policy| policy.default);
-        match self.inner.router.lookup(method, path, version) {
+        let lookup = match &self.inner.versions {
+            None => self.inner.router.lookup(method, path),
+            Some(policy) => self
+                .inner
+                .router
+                .lookup_version(method, path, policy.default),
+        };
+        match lookup {
             Lookup::Found { endpoint, .. } => Some(self.inner.endpoints[endpoint].meta),
             Lookup::MethodNotAllowed(_) | Lookup::Options(_) | Lookup::NotFound => None,
         }
@@ -989,17 +995,17 @@ impl App {
     {
         let (parts, body) = request.into_parts();
         let head = parts.method == http::Method::HEAD;
-        let version = match &self.inner.versions {
-            None => None,
+        let lookup = match &self.inner.versions {
+            None => self.inner.router.lookup(&parts.method, parts.uri.path()),
             Some(policy) => match policy.of(&parts.headers) {
-                Ok(version) => Some(version),
+                Ok(version) => {
+                    self.inner
+                        .router
+                        .lookup_version(&parts.method, parts.uri.path(), version)
+                }
                 Err(refused) => return self.refused(None, &parts, refused.into_response(), hook),
             },
         };
-        let lookup = self
-            .inner
-            .router
-            .lookup(&parts.method, parts.uri.path(), version);
         let (index, path_values) = match lookup {
             Lookup::Found { endpoint, params } if params.is_empty() => (endpoint, Vec::new()),
             Lookup::Found { endpoint, params } => match decode_path_values(&params) {

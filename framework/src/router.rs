@@ -123,33 +123,18 @@ pub(crate) enum Lookup<'r, 'p> {
     NotFound,
 }
 
-/// What a method and path lead to: one endpoint serving every version, or
-/// the endpoints serving each range of versions.
-enum Target {
-    One(usize),
-    Versioned(Box<[(VersionRange, usize)]>),
-}
-
-impl Target {
-    /// The endpoint serving `version` (`None`: the app has no versions).
-    #[inline]
-    fn endpoint(&self, version: Option<ApiVersion>) -> Option<usize> {
-        match self {
-            Target::One(endpoint) => Some(*endpoint),
-            Target::Versioned(ranges) => {
-                let version = version?;
-                ranges
-                    .iter()
-                    .find(|(range, _)| range.contains(version))
-                    .map(|(_, endpoint)| *endpoint)
-            }
-        }
-    }
-}
+/// What a matchit tree holds for a method and path: the endpoint serving
+/// every version, or, with this bit set, the index of the ranges of
+/// versions in [`Router::versioned`]. A plain number, so that an app
+/// without versions routes as it did before they existed.
+const VERSIONED: usize = 1 << (usize::BITS - 1);
 
 /// Routes requests to endpoints by method, path and API version.
 pub(crate) struct Router {
-    trees: [matchit::Router<Target>; HttpMethod::ALL.len()],
+    trees: [matchit::Router<usize>; HttpMethod::ALL.len()],
+    /// The endpoints of each method and path served by versions: each
+    /// range with its endpoint.
+    versioned: Vec<Box<[(VersionRange, usize)]>>,
 }
 
 /// A route in build errors: `PUT /a/:id (Controller::handler)`, and the
@@ -206,46 +191,85 @@ impl Router {
         routes: impl IntoIterator<Item = &'a RouteMeta>,
     ) -> Result<Router, BuildError> {
         let groups = group(routes)?;
-        let mut trees: [matchit::Router<Target>; HttpMethod::ALL.len()] =
+        let mut trees: [matchit::Router<usize>; HttpMethod::ALL.len()] =
             std::array::from_fn(|_| matchit::Router::new());
+        let mut versioned = Vec::new();
         let mut by_pattern: HashMap<(HttpMethod, &str), &RouteMeta> = HashMap::new();
         for group in groups {
             let meta = group[0].0;
             let target = match group.as_slice() {
-                [(only, endpoint)] if only.versions.is_all() => Target::One(*endpoint),
-                _ => Target::Versioned(
-                    group
-                        .iter()
-                        .map(|(meta, endpoint)| (meta.versions, *endpoint))
-                        .collect(),
-                ),
+                [(only, endpoint)] if only.versions.is_all() => *endpoint,
+                _ => {
+                    versioned.push(
+                        group
+                            .iter()
+                            .map(|(meta, endpoint)| (meta.versions, *endpoint))
+                            .collect(),
+                    );
+                    VERSIONED | (versioned.len() - 1)
+                }
             };
             if let Err(err) = trees[meta.method.index()].insert(meta.router_path, target) {
                 return Err(insert_error(err, meta, &by_pattern));
             }
             by_pattern.insert((meta.method, meta.router_path), meta);
         }
-        Ok(Router { trees })
+        Ok(Router { trees, versioned })
     }
 
-    /// Finds the endpoint for `method`, `path` and `version` (`None` when
+    /// The endpoint a tree's `value` leads to for `version` (`None` when
     /// the app has no versions).
-    pub(crate) fn lookup<'r, 'p>(
+    #[inline]
+    fn endpoint(&self, value: usize, version: Option<&ApiVersion>) -> Option<usize> {
+        if value & VERSIONED == 0 {
+            return Some(value);
+        }
+        self.resolve(value & !VERSIONED, version)
+    }
+
+    /// The endpoint of the `index`th versioned method and path serving
+    /// `version`.
+    fn resolve(&self, index: usize, version: Option<&ApiVersion>) -> Option<usize> {
+        let version = *version?;
+        self.versioned
+            .get(index)?
+            .iter()
+            .find(|(range, _)| range.contains(version))
+            .map(|(_, endpoint)| *endpoint)
+    }
+
+    /// Finds the endpoint for `method` and `path` in an app without
+    /// versions (whose trees hold endpoints only).
+    pub(crate) fn lookup<'r, 'p>(&'r self, method: &http::Method, path: &'p str) -> Lookup<'r, 'p> {
+        if let Some(method) = HttpMethod::from_http(method)
+            && let Ok(found) = self.trees[method.index()].at(path)
+        {
+            return Lookup::Found {
+                endpoint: *found.value,
+                params: found.params,
+            };
+        }
+        self.unrouted(method, path, None)
+    }
+
+    /// Finds the endpoint for `method`, `path` and `version` in an app
+    /// serving versions.
+    pub(crate) fn lookup_version<'r, 'p>(
         &'r self,
         method: &http::Method,
         path: &'p str,
-        version: Option<ApiVersion>,
+        version: ApiVersion,
     ) -> Lookup<'r, 'p> {
         if let Some(method) = HttpMethod::from_http(method)
             && let Ok(found) = self.trees[method.index()].at(path)
-            && let Some(endpoint) = found.value.endpoint(version)
+            && let Some(endpoint) = self.endpoint(*found.value, Some(&version))
         {
             return Lookup::Found {
                 endpoint,
                 params: found.params,
             };
         }
-        self.unrouted(method, path, version)
+        self.unrouted(method, path, Some(&version))
     }
 
     /// Why no route answers: the methods the path takes in `version`, or
@@ -255,13 +279,13 @@ impl Router {
         &'r self,
         method: &http::Method,
         path: &'p str,
-        version: Option<ApiVersion>,
+        version: Option<&ApiVersion>,
     ) -> Lookup<'r, 'p> {
         let mut allowed: Vec<&str> = Vec::new();
         let options = method == http::Method::OPTIONS;
         for candidate in HttpMethod::ALL {
             if let Ok(found) = self.trees[candidate.index()].at(path)
-                && found.value.endpoint(version).is_some()
+                && self.endpoint(*found.value, version).is_some()
             {
                 allowed.push(candidate.as_str());
                 if candidate == HttpMethod::Get {
@@ -343,22 +367,21 @@ mod tests {
     #[test]
     fn routes_by_method_and_path() {
         let router = Router::build([&AT, &PUT, &STATIC]).unwrap();
-        let Lookup::Found { endpoint, params } = router.lookup(&http::Method::PUT, "/a/7", None)
-        else {
+        let Lookup::Found { endpoint, params } = router.lookup(&http::Method::PUT, "/a/7") else {
             panic!("PUT /a/7 not found");
         };
         assert_eq!(endpoint, 1);
         assert_eq!(params.get("id"), Some("7"));
         assert!(matches!(
-            router.lookup(&http::Method::GET, "/a/new", None),
+            router.lookup(&http::Method::GET, "/a/new"),
             Lookup::Found { endpoint: 2, .. }
         ));
         assert!(matches!(
-            router.lookup(&http::Method::HEAD, "/a/1", None),
+            router.lookup(&http::Method::HEAD, "/a/1"),
             Lookup::Found { endpoint: 0, .. }
         ));
         assert!(matches!(
-            router.lookup(&http::Method::GET, "/b", None),
+            router.lookup(&http::Method::GET, "/b"),
             Lookup::NotFound
         ));
     }
@@ -366,17 +389,16 @@ mod tests {
     #[test]
     fn lists_allowed_methods() {
         let router = Router::build([&AT, &PUT]).unwrap();
-        let Lookup::MethodNotAllowed(allow) = router.lookup(&http::Method::DELETE, "/a/1", None)
-        else {
+        let Lookup::MethodNotAllowed(allow) = router.lookup(&http::Method::DELETE, "/a/1") else {
             panic!("expected 405");
         };
         assert_eq!(allow, "GET, HEAD, PUT, OPTIONS");
-        let Lookup::Options(allow) = router.lookup(&http::Method::OPTIONS, "/a/1", None) else {
+        let Lookup::Options(allow) = router.lookup(&http::Method::OPTIONS, "/a/1") else {
             panic!("expected the methods OPTIONS allows");
         };
         assert_eq!(allow, "GET, HEAD, PUT, OPTIONS");
         assert!(matches!(
-            router.lookup(&http::Method::OPTIONS, "/b", None),
+            router.lookup(&http::Method::OPTIONS, "/b"),
             Lookup::NotFound
         ));
     }

@@ -149,9 +149,15 @@ impl Versions {
                 )));
             }
         }
+        let names = self
+            .served
+            .iter()
+            .map(|version| version.to_string().into_bytes().into_boxed_slice())
+            .collect();
         Ok(VersionPolicy {
             header,
             served: self.served,
+            names,
             default,
         })
     }
@@ -172,6 +178,10 @@ pub(crate) struct VersionPolicy {
     pub(crate) header: HeaderName,
     /// Oldest first.
     pub(crate) served: Vec<ApiVersion>,
+    /// Each served version as written (`2.0.0`), in the same order: a
+    /// version is written one way only (no leading zeros, no spaces), so a
+    /// header naming a served version is one of these, byte for byte.
+    names: Vec<Box<[u8]>>,
     pub(crate) default: ApiVersion,
 }
 
@@ -192,13 +202,13 @@ impl VersionPolicy {
         let Some(value) = headers.get(&self.header) else {
             return Ok(self.default);
         };
-        let named = value
-            .to_str()
-            .ok()
-            .and_then(|text| text.trim().parse::<ApiVersion>().ok());
-        match named {
-            Some(version) if self.served.contains(&version) => Ok(version),
-            _ => Err(self.refusal(value)),
+        let named = self
+            .names
+            .iter()
+            .position(|name| **name == *value.as_bytes());
+        match named.and_then(|index| self.served.get(index)) {
+            Some(version) => Ok(*version),
+            None => Err(self.refusal(value)),
         }
     }
 

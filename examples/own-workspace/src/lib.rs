@@ -18,6 +18,22 @@ pub struct Attached {
     pub file: File,
 }
 
+/// A note with its length: what version 2.0.0 of the API answers.
+#[dto]
+pub struct Measured {
+    pub text: String,
+    pub length: u32,
+}
+
+/// Version 1.0.0 answers the note alone.
+impl From<Measured> for Note {
+    fn from(measured: Measured) -> Self {
+        Note {
+            text: measured.text,
+        }
+    }
+}
+
 /// Notes, kept nowhere.
 pub struct Notes;
 
@@ -33,6 +49,17 @@ impl Notes {
     #[typed_route::post("")]
     async fn create(&self, note: TypedBody<Note>) -> Note {
         note.into_inner()
+    }
+
+    /// The latest note: measured from version 2.0.0 on, converted for
+    /// older clients.
+    #[typed_route::get("latest", versions = "2.0.0"..)]
+    #[typed_route::converted(versions = .."2.0.0", answer = Note)]
+    async fn latest(&self) -> Measured {
+        Measured {
+            text: "hello".to_owned(),
+            length: 5,
+        }
     }
 
     /// Echo notes over a WebSocket (the `ws` feature).
@@ -59,11 +86,15 @@ impl Notes {
     }
 }
 
-/// The app, its routes also tools for language models at `/mcp` (the
-/// `mcp` feature).
+/// The app, serving API versions 1.0.0 (the default) and 2.0.0, its
+/// routes also tools for language models at `/mcp` (the `mcp` feature).
 pub fn app() -> App {
     App::builder()
         .controller(Notes)
+        .versions(framework::Versions::new([
+            framework::ApiVersion::new(1, 0, 0),
+            framework::ApiVersion::new(2, 0, 0),
+        ]))
         .mcp(framework::Mcp::new())
         .build()
         .expect("no route conflicts")

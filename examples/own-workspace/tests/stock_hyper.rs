@@ -2,8 +2,9 @@
 //! app outside the framework's workspace, built with crates.io's hyper:
 //! malformed requests get their 400/431, pipelined requests are answered in
 //! order, a WebSocket route (the `ws` feature) echoes valid notes and
-//! closes with 1007 on an invalid one, and the MCP endpoint (the `mcp`
-//! feature) calls a route as a tool, refusals listed at their paths.
+//! closes with 1007 on an invalid one, the MCP endpoint (the `mcp`
+//! feature) calls a route as a tool, refusals listed at their paths, and
+//! a route serves each API version its own answer.
 
 use std::time::Duration;
 
@@ -208,4 +209,30 @@ async fn mcp(addr: std::net::SocketAddr, message: &str) -> serde_json::Value {
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     let (_, body) = answer.split_once("\r\n\r\n").unwrap();
     serde_json::from_str(body).unwrap()
+}
+
+/// The body of `GET path` with `headers`, over a socket, the connection
+/// closed after it.
+async fn get(addr: std::net::SocketAddr, path: &str, headers: &str) -> String {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n{headers}\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    tokio::time::timeout(Duration::from_secs(5), stream.read_to_string(&mut answer))
+        .await
+        .unwrap()
+        .unwrap();
+    answer
+}
+
+#[tokio::test]
+async fn each_api_version_gets_its_own_answer() {
+    let addr = serve().await;
+    let old = get(addr, "/notes/latest", "").await;
+    assert!(old.ends_with("\r\n\r\n{\"text\":\"hello\"}"), "{old}");
+    let new = get(addr, "/notes/latest", "api-version: 2.0.0\r\n").await;
+    assert!(new.ends_with("{\"text\":\"hello\",\"length\":5}"), "{new}");
+    let unknown = get(addr, "/notes/latest", "api-version: 9.0.0\r\n").await;
+    assert!(unknown.starts_with("HTTP/1.1 400"), "{unknown}");
+    assert!(unknown.contains("unsupported_api_version"), "{unknown}");
 }
