@@ -161,7 +161,7 @@ async fn a_route_is_called_as_an_mcp_tool_and_refused_at_its_argument_paths() {
     let addr = serve().await;
     let app = own_workspace_app::app();
     let tools: Vec<&str> = app.mcp_tools().collect();
-    assert_eq!(tools, ["notes.hello", "notes.create"]);
+    assert_eq!(tools, ["notes.hello", "notes.create", "notes.latest"]);
     let left: Vec<&str> = app
         .mcp_left_out()
         .iter()
