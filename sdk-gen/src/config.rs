@@ -175,6 +175,22 @@ mod tests {
     }
 
     #[test]
+    fn each_version_names_its_sdks() {
+        let config = Config::from_workspace(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let v2 = &config.versions["2.0.0"];
+        assert_eq!(
+            v2.typescript.as_ref().unwrap().out,
+            Path::new("examples/bbs/sdk/v2/typescript")
+        );
+        assert_eq!(v2.rust.as_ref().unwrap().package, "bbs-sdk-v2");
+        let err = Config::deserialize(serde_json::json!({
+            "versions": { "2.0.0": { "python": {} } }
+        }))
+        .unwrap_err();
+        assert!(err.to_string().contains("python"), "{err}");
+    }
+
+    #[test]
     fn unknown_keys_are_refused() {
         let err = Config::deserialize(serde_json::json!({ "typescirpt": {} })).unwrap_err();
         assert!(err.to_string().contains("typescirpt"), "{err}");
