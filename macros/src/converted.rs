@@ -25,17 +25,7 @@ pub(crate) struct Conversion {
 /// Whether `attr` is `#[typed_route::converted(..)]` (or `#[converted(..)]`
 /// with the attribute imported).
 pub(crate) fn is_converted(attr: &Attribute) -> bool {
-    let segments: Vec<String> = attr
-        .path()
-        .segments
-        .iter()
-        .map(|segment| segment.ident.to_string())
-        .collect();
-    match segments.as_slice() {
-        [name] => name == "converted",
-        [.., module, name] => module == "typed_route" && name == "converted",
-        [] => false,
-    }
+    crate::route_attr::typed_route_name(attr).is_some_and(|name| name == "converted")
 }
 
 const WRITE: &str = "write `#[typed_route::converted(versions = ..\"2.0.0\", answer = OldAnswer, argument = OldExtractor<OldInput>)]`";

@@ -65,16 +65,21 @@ pub(crate) struct RouteAttr {
 /// The method if `attr` is a route attribute: `#[typed_route::get(..)]`, or
 /// `#[get(..)]` with the attribute imported.
 pub(crate) fn route_method(attr: &Attribute) -> Option<Method> {
+    Method::from_name(&typed_route_name(attr)?)
+}
+
+/// The name of `attr` if it is one of `typed_route`'s: `get` for
+/// `#[typed_route::get(..)]`, or for `#[get(..)]` with it imported.
+pub(crate) fn typed_route_name(attr: &Attribute) -> Option<String> {
     let segments: Vec<String> = attr
         .path()
         .segments
         .iter()
         .map(|segment| segment.ident.to_string())
         .collect();
-    let method = Method::from_name(segments.last()?)?;
     match segments.as_slice() {
-        [_] => Some(method),
-        [.., module, _] if module == "typed_route" => Some(method),
+        [name] => Some(name.clone()),
+        [.., module, name] if module == "typed_route" => Some(name.clone()),
         _ => None,
     }
 }
