@@ -59,7 +59,7 @@ impl Arguments {
     }
 
     /// The request, for an endpoint that reads it itself.
-    #[cfg(feature = "docs-page")]
+    #[cfg(feature = "openapi")]
     pub(crate) fn context(&self) -> &RequestContext {
         &self.cx
     }
