@@ -418,4 +418,48 @@ mod tests {
             "route conflict: PUT /a/:key (Test::other) conflicts with PUT /a/:id (Test::update)"
         );
     }
+
+    const V1: ApiVersion = ApiVersion::new(1, 0, 0);
+    const V2: ApiVersion = ApiVersion::new(2, 0, 0);
+    static NEW: RouteMeta = RouteMeta {
+        versions: VersionRange::from(V2),
+        ..meta(HttpMethod::Get, "/a/:id", "/a/{id}", "at")
+    };
+    static OLD: RouteMeta = RouteMeta {
+        versions: VersionRange::until(V2),
+        ..meta(HttpMethod::Get, "/a/:id", "/a/{id}", "at")
+    };
+    static CLEAR: RouteMeta = RouteMeta {
+        versions: VersionRange::from(V2),
+        ..meta(HttpMethod::Delete, "/a/:id", "/a/{id}", "clear")
+    };
+
+    #[test]
+    fn routes_each_version_to_its_route() {
+        let router = Router::build([&NEW, &OLD, &CLEAR, &PUT]).unwrap();
+        let found =
+            |method: &http::Method, version| match router.lookup_version(method, "/a/7", version) {
+                Lookup::Found { endpoint, .. } => Some(endpoint),
+                _ => None,
+            };
+        assert_eq!(found(&http::Method::GET, V2), Some(0));
+        assert_eq!(found(&http::Method::GET, V1), Some(1));
+        assert_eq!(found(&http::Method::DELETE, V2), Some(2));
+        assert_eq!(found(&http::Method::PUT, V1), Some(3));
+        let Lookup::MethodNotAllowed(allow) =
+            router.lookup_version(&http::Method::DELETE, "/a/7", V1)
+        else {
+            panic!("DELETE is not in version 1");
+        };
+        assert_eq!(allow, "GET, HEAD, PUT, OPTIONS");
+    }
+
+    #[test]
+    fn routes_serving_one_version_twice_conflict() {
+        let err = Router::build([&NEW, &AT]).err().unwrap();
+        assert_eq!(
+            err.to_string(),
+            "route conflict: GET /a/:id (Test::at) conflicts with GET /a/:id (Test::at, versions 2.0.0..)"
+        );
+    }
 }
