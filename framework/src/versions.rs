@@ -35,13 +35,12 @@ use crate::{
 /// #[dto]
 /// pub struct Note { pub text: String, pub pinned: bool }
 ///
-/// mod v1 {
-///     use framework::prelude::*;
-///     #[dto]
-///     pub struct Note { pub text: String }
-///     impl From<super::Note> for Note {
-///         fn from(note: super::Note) -> Self { Note { text: note.text } }
-///     }
+/// /// A note as version 1.0.0 answers it.
+/// #[dto]
+/// pub struct NoteV1 { pub text: String }
+///
+/// impl From<Note> for NoteV1 {
+///     fn from(note: Note) -> Self { NoteV1 { text: note.text } }
 /// }
 ///
 /// struct Notes;
@@ -49,13 +48,12 @@ use crate::{
 /// #[controller("notes")]
 /// impl Notes {
 ///     #[typed_route::get(":id", versions = "2.0.0"..)]
-///     #[typed_route::converted(versions = .."2.0.0", answer = v1::Note)]
+///     #[typed_route::converted(versions = .."2.0.0", answer = NoteV1)]
 ///     async fn at(&self, #[param] id: u32) -> Note {
 ///         Note { text: format!("note {id}"), pinned: true }
 ///     }
 /// }
 ///
-/// # fn main() {
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let app = App::builder()
 ///     .controller(Notes)
@@ -69,7 +67,6 @@ use crate::{
 /// let unknown = app.test_client().get("/notes/7").header("api-version", "3.0.0").send().await;
 /// assert_eq!(unknown.status(), 400);
 /// # });
-/// # }
 /// ```
 #[derive(Clone, Debug)]
 #[must_use]
