@@ -8,6 +8,7 @@ use framework::prelude::*;
 use rand::{SeedableRng, rngs::StdRng};
 
 pub mod invalid;
+pub mod one_pass;
 pub mod peers;
 pub mod scenario;
 

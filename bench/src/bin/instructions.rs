@@ -11,55 +11,69 @@ use std::{
 };
 
 use bench::{
-    Boxes, Create, boxes_json, create_json, create_with_ten_errors_json, with_garde, with_validator,
+    Boxes, Create, Scene, boxes_json, create_json, create_with_ten_errors_json, scene_json,
+    with_garde, with_validator,
 };
-use framework::Validate;
+use framework::Dto;
+use serde::de::DeserializeOwned;
 
-const VARIANTS: [&str; 6] = [
+/// The payloads of the table: nestia's unconstrained boxes, the BBS
+/// `ICreate`, and the constrained `Scene` of the `assert` route.
+const PAYLOADS: [&str; 3] = ["box3d_x100", "bbs_create", "scene"];
+
+const VARIANTS: [&str; 9] = [
     "framework",
+    "one_pass",
     "simd_json",
     "serde_json",
     "serde_json+generated",
+    "sonic_rs",
+    "sonic_rs+generated",
     "validator",
     "garde",
 ];
 const ITERATIONS: u64 = 2000;
 
-fn run_once(payload: &str, variant: &str, json: &[u8]) -> bool {
-    let boxes = payload == "box3d_x100";
-    match (variant, boxes) {
-        ("framework", true) => framework::from_json::<Boxes>(json).is_ok(),
-        ("framework", false) => framework::from_json::<Create>(json).is_ok(),
-        ("framework-invalid", _) => framework::from_json::<Create>(json).is_err(),
-        ("simd_json", true) => simd_json::serde::from_slice::<Boxes>(&mut json.to_vec()).is_ok(),
-        ("simd_json", false) => simd_json::serde::from_slice::<Create>(&mut json.to_vec()).is_ok(),
-        ("serde_json", true) => serde_json::from_slice::<Boxes>(json).is_ok(),
-        ("serde_json", false) => serde_json::from_slice::<Create>(json).is_ok(),
-        ("serde_json+generated", true) => {
-            serde_json::from_slice::<Boxes>(json).is_ok_and(|v| v.is_valid())
-        }
-        ("serde_json+generated", false) => {
-            serde_json::from_slice::<Create>(json).is_ok_and(|v| v.is_valid())
-        }
-        ("validator", true) => {
-            use validator::Validate as _;
-            serde_json::from_slice::<with_validator::Boxes>(json)
-                .is_ok_and(|v| v.validate().is_ok())
-        }
-        ("validator", false) => {
-            use validator::Validate as _;
-            serde_json::from_slice::<with_validator::Create>(json)
-                .is_ok_and(|v| v.validate().is_ok())
-        }
-        ("garde", true) => {
-            use garde::Validate as _;
-            serde_json::from_slice::<with_garde::Boxes>(json).is_ok_and(|v| v.validate().is_ok())
-        }
-        ("garde", false) => {
-            use garde::Validate as _;
-            serde_json::from_slice::<with_garde::Create>(json).is_ok_and(|v| v.validate().is_ok())
-        }
-        _ => false,
+/// Whether `variant` parses (and checks) `json` as a `T`; `None` for a
+/// variant that is not the framework's or a bare parser's.
+fn parse<T: Dto>(variant: &str, json: &[u8]) -> Option<bool> {
+    Some(match variant {
+        "framework" => framework::from_json::<T>(json).is_ok(),
+        "framework-invalid" => framework::from_json::<T>(json).is_err(),
+        "simd_json" => simd_json::serde::from_slice::<T>(&mut json.to_vec()).is_ok(),
+        "serde_json" => serde_json::from_slice::<T>(json).is_ok(),
+        "serde_json+generated" => serde_json::from_slice::<T>(json).is_ok_and(|v| v.is_valid()),
+        "sonic_rs" => sonic_rs::from_slice::<T>(json).is_ok(),
+        "sonic_rs+generated" => sonic_rs::from_slice::<T>(json).is_ok_and(|v| v.is_valid()),
+        _ => return None,
+    })
+}
+
+/// serde_json, then validator's checks.
+fn validator_checks<V: validator::Validate + DeserializeOwned>(json: &[u8]) -> Option<bool> {
+    Some(serde_json::from_slice::<V>(json).is_ok_and(|v| v.validate().is_ok()))
+}
+
+/// serde_json, then garde's checks.
+fn garde_checks<G: garde::Validate<Context = ()> + DeserializeOwned>(json: &[u8]) -> Option<bool> {
+    Some(serde_json::from_slice::<G>(json).is_ok_and(|v| v.validate().is_ok()))
+}
+
+/// One parse of `payload` by `variant`: `None` when the variant has no
+/// declaration of the payload (garde's `Scene`).
+fn run_once(payload: &str, variant: &str, json: &[u8]) -> Option<bool> {
+    match (payload, variant) {
+        ("box3d_x100", "validator") => validator_checks::<with_validator::Boxes>(json),
+        ("box3d_x100", "garde") => garde_checks::<with_garde::Boxes>(json),
+        ("box3d_x100", _) => parse::<Boxes>(variant, json),
+        ("scene", "validator") => validator_checks::<with_validator::Scene>(json),
+        ("scene", "garde") => None,
+        ("scene", "one_pass") => Some(bench::one_pass::decode_scene(json).is_some()),
+        (_, "one_pass") => None,
+        ("scene", _) => parse::<Scene>(variant, json),
+        (_, "validator") => validator_checks::<with_validator::Create>(json),
+        (_, "garde") => garde_checks::<with_garde::Create>(json),
+        _ => parse::<Create>(variant, json),
     }
 }
 
@@ -67,6 +81,7 @@ fn payload_json(payload: &str) -> Vec<u8> {
     match payload {
         "box3d_x100" => boxes_json(),
         "bbs_create_10_errors" => create_with_ten_errors_json(),
+        "scene" => scene_json(),
         _ => create_json(),
     }
 }
@@ -118,9 +133,13 @@ fn main() -> ExitCode {
     {
         let json = payload_json(payload);
         let iterations: u64 = iterations.parse().unwrap_or(0);
+        if run_once(payload, variant, &json).is_none() {
+            eprintln!("instructions: no {variant} variant of {payload}");
+            return ExitCode::FAILURE;
+        }
         let mut ok = 0;
         for _ in 0..iterations {
-            ok += u64::from(run_once(payload, variant, black_box(&json)));
+            ok += u64::from(run_once(payload, variant, black_box(&json)) == Some(true));
         }
         assert_eq!(ok, iterations, "{variant} refused or accepted wrongly");
         return ExitCode::SUCCESS;
@@ -138,9 +157,13 @@ fn main() -> ExitCode {
 fn table() -> Result<(), String> {
     println!("| payload | variant | instructions per op | vs serde_json |");
     println!("|---|---|---:|---:|");
-    for payload in ["box3d_x100", "bbs_create"] {
+    for payload in PAYLOADS {
         let baseline = per_op(payload, "serde_json", ITERATIONS)?;
+        let json = payload_json(payload);
         for variant in VARIANTS {
+            if run_once(payload, variant, &json).is_none() {
+                continue;
+            }
             let n = per_op(payload, variant, ITERATIONS)?;
             #[allow(clippy::cast_precision_loss)]
             let ratio = n as f64 / baseline as f64;
