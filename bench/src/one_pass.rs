@@ -170,31 +170,25 @@ impl<'a> Reader<'a> {
     }
 
     /// An object's members, each read by `member` (key, colon and value).
-    fn object_with(&mut self, mut member: impl FnMut(&mut Self) -> Read<()>) -> Read<()> {
-        self.open(b'{')?;
-        if self.peek()? == b'}' {
-            self.at += 1;
-            self.depth -= 1;
-            return Ok(());
-        }
-        loop {
-            member(self)?;
-            match self.peek()? {
-                b',' => self.at += 1,
-                b'}' => {
-                    self.at += 1;
-                    self.depth -= 1;
-                    return Ok(());
-                }
-                _ => return Err(Refused),
-            }
-        }
+    fn object_with(&mut self, member: impl FnMut(&mut Self) -> Read<()>) -> Read<()> {
+        self.items(b'{', b'}', member)
     }
 
     /// Reads an array's items in order with `item`.
-    pub fn array(&mut self, mut item: impl FnMut(&mut Self) -> Read<()>) -> Read<()> {
-        self.open(b'[')?;
-        if self.peek()? == b']' {
+    pub fn array(&mut self, item: impl FnMut(&mut Self) -> Read<()>) -> Read<()> {
+        self.items(b'[', b']', item)
+    }
+
+    /// The comma-separated items between `open` and `close`, each read by
+    /// `item`.
+    fn items(
+        &mut self,
+        open: u8,
+        close: u8,
+        mut item: impl FnMut(&mut Self) -> Read<()>,
+    ) -> Read<()> {
+        self.open(open)?;
+        if self.peek()? == close {
             self.at += 1;
             self.depth -= 1;
             return Ok(());
@@ -203,7 +197,7 @@ impl<'a> Reader<'a> {
             item(self)?;
             match self.peek()? {
                 b',' => self.at += 1,
-                b']' => {
+                byte if byte == close => {
                     self.at += 1;
                     self.depth -= 1;
                     return Ok(());
