@@ -34,6 +34,51 @@ pub fn decode_scene(body: &[u8]) -> Option<Scene> {
     scene.is_valid().then_some(scene)
 }
 
+/// A field's key as a compact body writes it (`"x":`), with its first
+/// eight bytes as a word: most keys are matched by one comparison.
+pub struct FieldKey {
+    quoted: &'static [u8],
+    /// The first eight bytes (fewer for a shorter key), little-endian.
+    word: u64,
+    /// The bits of `word` that hold the key.
+    mask: u64,
+}
+
+impl FieldKey {
+    /// The key of the field named `name` (the bytes `"name":`).
+    pub const fn new(quoted: &'static [u8]) -> Self {
+        let mut word = 0;
+        let mut at = 0;
+        while at < quoted.len() && at < 8 {
+            word |= (quoted[at] as u64) << (8 * at);
+            at += 1;
+        }
+        let mask = if quoted.len() >= 8 {
+            u64::MAX
+        } else {
+            (1 << (8 * quoted.len())) - 1
+        };
+        FieldKey { quoted, word, mask }
+    }
+
+    /// The name, without quotes and colon.
+    fn name(&self) -> &[u8] {
+        &self.quoted[1..self.quoted.len() - 2]
+    }
+
+    /// Whether `bytes` starts with this key.
+    #[inline]
+    fn starts(&self, bytes: &[u8]) -> bool {
+        match bytes.first_chunk::<8>() {
+            Some(head) => {
+                u64::from_le_bytes(*head) & self.mask == self.word
+                    && (self.quoted.len() <= 8 || bytes[8..].starts_with(&self.quoted[8..]))
+            }
+            None => bytes.starts_with(self.quoted),
+        }
+    }
+}
+
 /// An object's key, as [`Reader::object_of`] found it.
 pub enum Key<'k> {
     /// The type's field of this index.
@@ -133,33 +178,29 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads the keys of an object whose property names are `fields`
-    /// (each with its quotes, as in the body: `"x"`), `field` reading each
+    /// (each with its quotes and colon, as in a compact body: `"x":`), `field` reading each
     /// value. The next field in declaration order is tried first, as bytes
     /// (serializers write fields in order); any other key is read, then
     /// looked up.
     pub fn object_of(
         &mut self,
-        fields: &[&[u8]],
+        fields: &[FieldKey],
         mut field: impl FnMut(&mut Self, Key<'_>) -> Read<()>,
     ) -> Read<()> {
         let mut next = 0;
         self.object_with(|reader| {
             reader.skip_whitespace();
-            if let Some(quoted) = fields.get(next)
-                && reader.bytes[reader.at..].starts_with(quoted)
+            if let Some(expected) = fields.get(next)
+                && expected.starts(&reader.bytes[reader.at..])
             {
-                reader.at += quoted.len();
-                reader.eat(b':')?;
+                reader.at += expected.quoted.len();
                 next += 1;
                 return field(reader, Key::Field(next - 1));
             }
             let key = reader.string()?;
             reader.eat(b':')?;
             let bytes = key.as_bytes();
-            match fields
-                .iter()
-                .position(|quoted| &quoted[1..quoted.len() - 1] == bytes)
-            {
+            match fields.iter().position(|expected| expected.name() == bytes) {
                 Some(index) => {
                     next = index + 1;
                     field(reader, Key::Field(index))
@@ -362,7 +403,7 @@ macro_rules! decode_struct {
     ($ty:ident { $($field:ident: $field_ty:ty),* $(,)? }) => {
         impl Decode for $ty {
             fn decode(reader: &mut Reader<'_>) -> Read<Self> {
-                const FIELDS: &[&[u8]] = &[$(concat!("\"", stringify!($field), "\"").as_bytes()),*];
+                const FIELDS: &[FieldKey] = &[$(FieldKey::new(concat!("\"", stringify!($field), "\":").as_bytes())),*];
                 $(let mut $field: Option<$field_ty> = None;)*
                 reader.object_of(FIELDS, |reader, key| {
                     let Key::Field(index) = key else {

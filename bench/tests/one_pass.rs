@@ -105,6 +105,26 @@ fn hand_made_bodies_are_accepted_and_refused_alike() {
         body[at] = 0xff;
         body
     });
+    // Keys out of declaration order, and a space before each colon: the
+    // keys are read and looked up rather than predicted.
+    let unpredicted = [
+        br#"{"data":[{"pivot":{"z":3,"y":2,"x":1},"rotate":{"z":3,"y":2,"x":1},
+            "position":{"z":3,"y":2,"x":1},"scale":{"z":3,"y":2,"x":1},
+            "owner":"a@example.com","name":"n"}]}"#
+            .to_vec(),
+        String::from_utf8(box_with(r#""Box""#, ""))
+            .unwrap()
+            .replace("\":", "\" :")
+            .into_bytes(),
+    ];
+    for body in unpredicted {
+        assert!(
+            decode_scene(&body).is_some(),
+            "{}",
+            String::from_utf8_lossy(&body)
+        );
+        bodies.push(body);
+    }
     for extra in [
         r#","name":"again""#,
         r#","unknown":[1,2,{"k":"v"}]"#,
