@@ -80,11 +80,12 @@ impl FieldKey {
 }
 
 /// An object's key, as [`Reader::object_of`] found it.
-pub enum Key<'k> {
+pub enum Key {
     /// The type's field of this index.
     Field(usize),
-    /// A property the type does not have.
-    Other(&'k [u8]),
+    /// A property the type does not have (skipped, or refused by a
+    /// strict type).
+    Other,
 }
 
 /// A JSON value read from a [`Reader`].
@@ -185,7 +186,7 @@ impl<'a> Reader<'a> {
     pub fn object_of(
         &mut self,
         fields: &[FieldKey],
-        mut field: impl FnMut(&mut Self, Key<'_>) -> Read<()>,
+        mut field: impl FnMut(&mut Self, Key) -> Read<()>,
     ) -> Read<()> {
         let mut next = 0;
         self.object_with(|reader| {
@@ -205,7 +206,7 @@ impl<'a> Reader<'a> {
                     next = index + 1;
                     field(reader, Key::Field(index))
                 }
-                None => field(reader, Key::Other(bytes)),
+                None => field(reader, Key::Other),
             }
         })
     }
