@@ -8,7 +8,6 @@ use framework::prelude::*;
 use rand::{SeedableRng, rngs::StdRng};
 
 pub mod invalid;
-pub mod one_pass;
 pub mod peers;
 pub mod scenario;
 

@@ -260,8 +260,9 @@ pub mod sse {
 /// (`assert_compatible`: the app breaks no blessed manifest).
 pub mod testing {
     pub use crate::dto::{
-        Broken, Draw, broken_variants, check_broken_values, check_first_draw, check_random_value,
-        draw_value, fuzz_json, fuzz_query,
+        Broken, Draw, broken_variants, check_broken_values, check_decoders,
+        check_decoders_from_seed, check_first_draw, check_random_value, draw_value, fuzz_json,
+        fuzz_query,
     };
     pub use crate::manifest::assert_compatible;
     pub use crate::multipart::MultipartBody;
@@ -295,6 +296,7 @@ pub mod __private {
     };
     pub use crate::describe::{AnswerMeta, HttpMethod, VersionRange, route_meta, version};
     pub use crate::dto::check as tags;
+    pub use crate::dto::read as json;
     pub use crate::dto::{PRESENCE_RS, SHAPE_RS};
     pub use crate::dto::{nullable, present, run_check, write_null, write_serde, write_str};
     pub use crate::extractor::Upgrade;

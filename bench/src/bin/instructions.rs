@@ -23,7 +23,7 @@ const PAYLOADS: [&str; 3] = ["box3d_x100", "bbs_create", "scene"];
 
 const VARIANTS: [&str; 9] = [
     "framework",
-    "one_pass",
+    "simd_json+generated",
     "simd_json",
     "serde_json",
     "serde_json+generated",
@@ -41,6 +41,9 @@ fn parse<T: Dto>(variant: &str, json: &[u8]) -> Option<bool> {
         "framework" => framework::from_json::<T>(json).is_ok(),
         "framework-invalid" => framework::from_json::<T>(json).is_err(),
         "simd_json" => simd_json::serde::from_slice::<T>(&mut json.to_vec()).is_ok(),
+        "simd_json+generated" => {
+            simd_json::serde::from_slice::<T>(&mut json.to_vec()).is_ok_and(|v| v.is_valid())
+        }
         "serde_json" => serde_json::from_slice::<T>(json).is_ok(),
         "serde_json+generated" => serde_json::from_slice::<T>(json).is_ok_and(|v| v.is_valid()),
         "sonic_rs" => sonic_rs::from_slice::<T>(json).is_ok(),
@@ -68,8 +71,6 @@ fn run_once(payload: &str, variant: &str, json: &[u8]) -> Option<bool> {
         ("box3d_x100", _) => parse::<Boxes>(variant, json),
         ("scene", "validator") => validator_checks::<with_validator::Scene>(json),
         ("scene", "garde") => None,
-        ("scene", "one_pass") => Some(bench::one_pass::decode_scene(json).is_some()),
-        (_, "one_pass") => None,
         ("scene", _) => parse::<Scene>(variant, json),
         (_, "validator") => validator_checks::<with_validator::Create>(json),
         (_, "garde") => garde_checks::<with_garde::Create>(json),

@@ -6,7 +6,9 @@ use std::fmt::Debug;
 
 use crate::{Dto, error::ApiError};
 
-/// Decodes `data` as a JSON body of `T` the way a route does. An accepted
+/// Decodes `data` as a JSON body of `T` the way a route does; where `T`
+/// has a generated decoder, it must agree with the reference decoder
+/// ([`check_decoders`](crate::testing::check_decoders)). An accepted
 /// value must serialize and decode again to an equal value; a refused one
 /// must be a `400` listing at least one issue.
 ///
@@ -19,6 +21,7 @@ use crate::{Dto, error::ApiError};
 /// # Errors
 /// The property that failed.
 pub fn fuzz_json<T: Dto + Debug + PartialEq>(data: &[u8]) -> Result<(), String> {
+    super::read::check_if_generated::<T>(data)?;
     match crate::from_json::<T>(data) {
         Ok(value) => {
             let json = serde_json::to_vec(&value).map_err(|err| err.to_string())?;

@@ -9,6 +9,8 @@ mod fuzz;
 mod presence;
 mod property;
 mod random;
+#[doc(hidden)]
+pub mod read;
 mod report;
 mod shape;
 mod write_json;
@@ -18,6 +20,7 @@ pub use decode::from_json;
 pub use fuzz::{fuzz_json, fuzz_query};
 pub use property::{check_broken_values, check_first_draw, check_random_value};
 pub use random::{Draw, Random, draw_value, random_value};
+pub use read::{check_decoders, check_decoders_from_seed};
 pub use write_json::{JsonError, WriteJson};
 #[doc(hidden)]
 pub use write_json::{write_null, write_serde, write_str};
@@ -82,6 +85,18 @@ use crate::schema::ToSchema;
 pub trait Validate {
     /// Whether every constraint holds.
     fn is_valid(&self) -> bool;
+
+    /// The decoder `#[dto]` generated for this type, reading a body in one
+    /// pass and checking as it goes; `None` (the default) where it
+    /// generated none: the body is read by serde.
+    #[doc(hidden)]
+    #[inline]
+    fn json_decoder() -> Option<fn(&mut read::Reader<'_>) -> read::Read<Self>>
+    where
+        Self: Sized,
+    {
+        None
+    }
 }
 
 /// Everything an input or output type needs: serde both ways, a schema and

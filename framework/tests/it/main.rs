@@ -4,6 +4,7 @@
 mod authorization;
 mod body_stream;
 mod cross_origin;
+mod decoders;
 mod dto;
 mod error_contract;
 mod extractors;

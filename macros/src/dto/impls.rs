@@ -7,11 +7,23 @@ use syn::{DeriveInput, GenericParam, Generics, Ident};
 
 use super::{Kind, write_json::Writer};
 
-/// `impl Validate`: `is_valid` is the type's generated checks.
-pub(super) fn validate(input: &DeriveInput, is_valid: &TokenStream) -> TokenStream {
+/// `impl Validate`: `is_valid` is the type's generated checks; with
+/// `decoder`, the type's generated `ReadJson` reads its bodies.
+pub(super) fn validate(input: &DeriveInput, is_valid: &TokenStream, decoder: bool) -> TokenStream {
     let name = &input.ident;
     let generics = with_bound(&input.generics, quote!(::framework::Validate));
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let json = quote!(::framework::__private::json);
+    let decoder = decoder.then(|| {
+        quote! {
+            #[inline]
+            fn json_decoder() -> ::core::option::Option<
+                fn(&mut #json::Reader<'_>) -> #json::Read<Self>,
+            > {
+                ::core::option::Option::Some(<Self as #json::ReadJson>::read_json)
+            }
+        }
+    });
     quote! {
         #[automatically_derived]
         impl #impl_generics ::framework::Validate for #name #ty_generics #where_clause {
@@ -19,6 +31,8 @@ pub(super) fn validate(input: &DeriveInput, is_valid: &TokenStream) -> TokenStre
             fn is_valid(&self) -> bool {
                 #is_valid
             }
+
+            #decoder
         }
     }
 }

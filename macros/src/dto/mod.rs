@@ -4,6 +4,7 @@
 mod case;
 pub(crate) mod field;
 mod impls;
+mod read_json;
 mod serde_attrs;
 mod serde_impl;
 pub(crate) mod tags;
@@ -71,7 +72,7 @@ fn expand_inner(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream
     let doc = docs::doc_text(&input.attrs);
 
     let shape = serde_impl::shape(&input.data, &container);
-    let (is_valid, kind, writer) = match &mut input.data {
+    let (is_valid, kind, writer, read) = match &mut input.data {
         Data::Struct(data) => struct_parts(&mut data.fields, &container, strict)?,
         Data::Enum(data) => variants::enum_parts(data, &container, strict)?,
         Data::Union(data) => {
@@ -81,7 +82,11 @@ fn expand_inner(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream
             ));
         }
     };
-    let validate_impl = impls::validate(&input, &is_valid);
+    // Generic types are read by serde: their decoder would need bounds
+    // their `Validate` does not have.
+    let read = read.filter(|_| input.generics.params.is_empty());
+    let validate_impl = impls::validate(&input, &is_valid, read.is_some());
+    let read_impl = read.map(|read| read_json::impl_for(&input, &read));
     let schema_impl = impls::schema(&input, &display, &doc, kind);
     let write_impl = impls::write_json(&input, writer);
     let answer_impl = impls::answer(&input.ident, &input.generics);
@@ -96,6 +101,7 @@ fn expand_inner(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream
         #bounds
         #input
         #validate_impl
+        #read_impl
         #schema_impl
         #write_impl
         #answer_impl
@@ -184,7 +190,7 @@ fn struct_parts(
     fields: &mut Fields,
     container: &ContainerAttrs,
     strict: bool,
-) -> syn::Result<(TokenStream, Kind, write_json::Writer)> {
+) -> syn::Result<(TokenStream, Kind, write_json::Writer, Option<TokenStream>)> {
     if container.tag.is_some() || container.untagged {
         return Err(syn::Error::new(
             proc_macro2::Span::call_site(),
@@ -212,6 +218,7 @@ fn struct_parts(
                 is_valid,
                 Kind::Named(quote!(::framework::__private::TypeKind::Object(#object))),
                 write_json::for_struct(&infos),
+                Some(read_json::for_struct(&infos, strict)),
             ))
         }
         Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
@@ -223,6 +230,7 @@ fn struct_parts(
                 is_valid,
                 Kind::Transparent(info.schema()),
                 write_json::for_newtype(),
+                Some(read_json::for_newtype(info)),
             ))
         }
         other => Err(syn::Error::new_spanned(

@@ -9,7 +9,7 @@ use syn::{DataEnum, Fields, Ident, Variant};
 use super::{
     Kind,
     field::FieldInfo,
-    object_kind, read_fields,
+    object_kind, read_fields, read_json,
     serde_attrs::{self, ContainerAttrs, MemberAttrs},
     write_json::{self, Held, Property, Repr, Writer},
 };
@@ -21,7 +21,7 @@ pub(super) fn enum_parts(
     data: &mut DataEnum,
     container: &ContainerAttrs,
     strict: bool,
-) -> syn::Result<(TokenStream, Kind, Writer)> {
+) -> syn::Result<(TokenStream, Kind, Writer, Option<TokenStream>)> {
     let repr = union_repr(container)?;
     let all_unit = data
         .variants
@@ -82,6 +82,8 @@ struct Parts<'a> {
     values: Vec<TokenStream>,
     /// A union's variants.
     variants: Vec<TokenStream>,
+    /// The unit variants serde reads: name and wire name.
+    units: Vec<(Ident, String)>,
 }
 
 /// One variant's names: in Rust, on the wire, and its doc.
@@ -141,6 +143,7 @@ impl<'a> Parts<'a> {
             len_arms: Vec::new(),
             values: Vec::new(),
             variants: Vec::new(),
+            units: Vec::new(),
         }
     }
 
@@ -170,6 +173,7 @@ impl<'a> Parts<'a> {
         if names.serde.skip {
             return;
         }
+        self.units.push((ident.clone(), names.wire.clone()));
         let Names {
             wire,
             rust_name,
@@ -275,16 +279,23 @@ impl<'a> Parts<'a> {
     }
 
     /// `is_valid`'s body, the schema's kind (a string enum's values, else
-    /// a union in `repr`) and the writer.
-    fn finish(self, string_enum: bool, repr: TokenStream) -> (TokenStream, Kind, Writer) {
+    /// a union in `repr`), the writer, and the decoder's body (a string
+    /// enum's; unions are read by serde).
+    fn finish(
+        self,
+        string_enum: bool,
+        repr: TokenStream,
+    ) -> (TokenStream, Kind, Writer, Option<TokenStream>) {
         let Parts {
             checks,
             write_arms,
             len_arms,
             values,
             variants,
+            units,
             ..
         } = self;
+        let read = string_enum.then(|| read_json::for_string_enum(&units));
         let is_valid = if checks.is_empty() {
             quote!(match *self {})
         } else {
@@ -313,6 +324,6 @@ impl<'a> Parts<'a> {
                 })
             }
         };
-        (is_valid, Kind::Named(kind), writer)
+        (is_valid, Kind::Named(kind), writer, read)
     }
 }

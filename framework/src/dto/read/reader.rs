@@ -1,51 +1,28 @@
-//! A candidate for the framework's request decoder (issue #25), measured
-//! before it is generated: what `#[dto]` would emit for the constrained
-//! [`Scene`], written out by hand over a reader of the body's bytes. One
-//! pass, no tape, no `Value`, no serde visitor: each object's keys are
-//! matched as bytes, each field read straight into its type; the type's
-//! checks (the ones `#[dto]` generates, `Validate::is_valid`) then run on
-//! the value, so no rule is implemented twice.
-//!
-//! It only accepts or refuses: a refused body's report is the framework's
-//! second pass, as today. `tests/one_pass.rs` holds it to the framework's
-//! decoder (`framework::from_json`) on valid, broken and malformed bodies;
-//! `src/bin/instructions.rs` counts it beside the other parsers.
+//! The body's bytes and a position in them: JSON's grammar read once,
+//! straight from the buffer the body arrived in (no copy, no tape).
 
 use std::borrow::Cow;
 
-use framework::{MAX_JSON_DEPTH, Validate};
-use lexical_parse_float::{FromLexicalWithOptions, Options, format::JSON};
+use super::{Read, Refused};
+use crate::dto::MAX_JSON_DEPTH;
 
-use crate::{Coordinates, Scene, SceneBox};
-
-/// Why the one pass stopped: the body is refused (the report says why).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Refused;
-
-type Read<T> = Result<T, Refused>;
-
-const NUMBER_OPTIONS: Options = Options::new();
-
-/// A `Scene` from `body`, or `None` where the framework refuses it.
-pub fn decode_scene(body: &[u8]) -> Option<Scene> {
-    let mut reader = Reader::new(body);
-    let scene = Scene::decode(&mut reader).ok()?;
-    reader.end().ok()?;
-    scene.is_valid().then_some(scene)
-}
-
-/// A field's key as a compact body writes it (`"x":`), with its first
-/// eight bytes as a word: most keys are matched by one comparison.
+/// A field's key as a compact body writes it (`"name":`), with its first
+/// eight bytes as one word: in the common case a key is matched by one
+/// comparison.
+#[doc(hidden)]
 pub struct FieldKey {
     quoted: &'static [u8],
     /// The first eight bytes (fewer for a shorter key), little-endian.
     word: u64,
     /// The bits of `word` that hold the key.
     mask: u64,
+    /// Whether a body writes the name as it is (no escapes in it), so that
+    /// it can be matched as bytes.
+    verbatim: bool,
 }
 
 impl FieldKey {
-    /// The key of the field named `name` (the bytes `"name":`).
+    /// The key of a field, given as the bytes `"name":`.
     pub const fn new(quoted: &'static [u8]) -> Self {
         let mut word = 0;
         let mut at = 0;
@@ -58,17 +35,33 @@ impl FieldKey {
         } else {
             (1 << (8 * quoted.len())) - 1
         };
-        FieldKey { quoted, word, mask }
+        let mut verbatim = true;
+        let mut at = 1;
+        while at + 2 < quoted.len() {
+            if quoted[at] == b'"' || quoted[at] == b'\\' || quoted[at] < 0x20 {
+                verbatim = false;
+            }
+            at += 1;
+        }
+        FieldKey {
+            quoted,
+            word,
+            mask,
+            verbatim,
+        }
     }
 
-    /// The name, without quotes and colon.
+    /// The name, without its quotes and colon.
     fn name(&self) -> &[u8] {
         &self.quoted[1..self.quoted.len() - 2]
     }
 
-    /// Whether `bytes` starts with this key.
+    /// Whether `bytes` starts with this key, colon included.
     #[inline]
     fn starts(&self, bytes: &[u8]) -> bool {
+        if !self.verbatim {
+            return false;
+        }
         match bytes.first_chunk::<8>() {
             Some(head) => {
                 u64::from_le_bytes(*head) & self.mask == self.word
@@ -79,22 +72,9 @@ impl FieldKey {
     }
 }
 
-/// An object's key, as [`Reader::object_of`] found it.
-pub enum Key {
-    /// The type's field of this index.
-    Field(usize),
-    /// A property the type does not have (skipped, or refused by a
-    /// strict type).
-    Other,
-}
-
-/// A JSON value read from a [`Reader`].
-pub trait Decode: Sized {
-    /// Reads one value at the reader's position (whitespace skipped).
-    fn decode(reader: &mut Reader<'_>) -> Read<Self>;
-}
-
-/// The body's bytes and the position of the next one to read.
+/// A JSON body being read. Every method refuses what simd-json (the
+/// reference decoder) refuses; tests hold the two to the same verdicts.
+#[doc(hidden)]
 pub struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
@@ -123,7 +103,7 @@ impl<'a> Reader<'a> {
     }
 
     #[inline]
-    fn skip_whitespace(&mut self) {
+    pub(super) fn skip_whitespace(&mut self) {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.bytes.get(self.at) {
             self.at += 1;
         }
@@ -131,9 +111,36 @@ impl<'a> Reader<'a> {
 
     /// The next byte that is not whitespace, not consumed.
     #[inline]
-    fn peek(&mut self) -> Read<u8> {
+    pub(super) fn peek(&mut self) -> Read<u8> {
         self.skip_whitespace();
         self.bytes.get(self.at).copied().ok_or(Refused)
+    }
+
+    /// The bytes from the position on.
+    #[inline]
+    pub(super) fn rest(&self) -> &'a [u8] {
+        &self.bytes[self.at..]
+    }
+
+    /// The position.
+    pub(super) fn position(&self) -> usize {
+        self.at
+    }
+
+    /// The bytes between `start` and the position.
+    pub(super) fn since(&self, start: usize) -> &'a [u8] {
+        &self.bytes[start..self.at]
+    }
+
+    /// Moves the position back to `position`.
+    pub(super) fn rewind(&mut self, position: usize) {
+        self.at = position;
+    }
+
+    /// Moves the position `count` bytes on.
+    #[inline]
+    pub(super) fn advance(&mut self, count: usize) {
+        self.at += count;
     }
 
     /// Consumes `byte`, the next one that is not whitespace.
@@ -148,13 +155,24 @@ impl<'a> Reader<'a> {
     }
 
     /// Consumes `literal` (`true`, `false`, `null`).
-    fn literal(&mut self, literal: &[u8]) -> Read<()> {
+    pub(super) fn literal(&mut self, literal: &[u8]) -> Read<()> {
         self.skip_whitespace();
-        if self.bytes[self.at..].starts_with(literal) {
+        if self.rest().starts_with(literal) {
             self.at += literal.len();
             Ok(())
         } else {
             Err(Refused)
+        }
+    }
+
+    /// Consumes `null` if it is the next value.
+    #[inline]
+    pub(super) fn null(&mut self) -> Read<bool> {
+        if self.peek()? == b'n' {
+            self.literal(b"null")?;
+            Ok(true)
+        } else {
+            Ok(false)
         }
     }
 
@@ -169,34 +187,39 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    /// Reads an object's keys in order, `field` reading each one's value.
-    pub fn object(&mut self, mut field: impl FnMut(&mut Self, &[u8]) -> Read<()>) -> Read<()> {
-        self.object_with(|reader| {
+    /// Reads an object's members in order, `member` reading each value
+    /// after its key.
+    pub(super) fn object(
+        &mut self,
+        mut member: impl FnMut(&mut Self, Cow<'a, str>) -> Read<()>,
+    ) -> Read<()> {
+        self.items(b'{', b'}', |reader| {
             let key = reader.string()?;
             reader.eat(b':')?;
-            field(reader, key.as_bytes())
+            member(reader, key)
         })
     }
 
-    /// Reads the keys of an object whose property names are `fields`
-    /// (each with its quotes and colon, as in a compact body: `"x":`), `field` reading each
-    /// value. The next field in declaration order is tried first, as bytes
-    /// (serializers write fields in order); any other key is read, then
-    /// looked up.
+    /// Reads the members of an object whose properties are `fields`,
+    /// `field` reading the value of the field of each index. The next
+    /// field in declaration order is tried first, as bytes (serializers
+    /// write fields in order); any other key is read, then looked up. A
+    /// property that is no field is skipped, or refused when `strict`.
     pub fn object_of(
         &mut self,
         fields: &[FieldKey],
-        mut field: impl FnMut(&mut Self, Key) -> Read<()>,
+        strict: bool,
+        mut field: impl FnMut(&mut Self, usize) -> Read<()>,
     ) -> Read<()> {
         let mut next = 0;
-        self.object_with(|reader| {
+        self.items(b'{', b'}', |reader| {
             reader.skip_whitespace();
             if let Some(expected) = fields.get(next)
-                && expected.starts(&reader.bytes[reader.at..])
+                && expected.starts(reader.rest())
             {
                 reader.at += expected.quoted.len();
                 next += 1;
-                return field(reader, Key::Field(next - 1));
+                return field(reader, next - 1);
             }
             let key = reader.string()?;
             reader.eat(b':')?;
@@ -204,16 +227,12 @@ impl<'a> Reader<'a> {
             match fields.iter().position(|expected| expected.name() == bytes) {
                 Some(index) => {
                     next = index + 1;
-                    field(reader, Key::Field(index))
+                    field(reader, index)
                 }
-                None => field(reader, Key::Other),
+                None if strict => Err(Refused),
+                None => reader.skip(),
             }
         })
-    }
-
-    /// An object's members, each read by `member` (key, colon and value).
-    fn object_with(&mut self, member: impl FnMut(&mut Self) -> Read<()>) -> Read<()> {
-        self.items(b'{', b'}', member)
     }
 
     /// Reads an array's items in order with `item`.
@@ -249,7 +268,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// A string: borrowed when it has no escapes, UTF-8 checked, lone
+    /// A string: borrowed when it has no escapes; UTF-8 checked, lone
     /// surrogates and raw control characters refused.
     pub fn string(&mut self) -> Read<Cow<'a, str>> {
         self.eat(b'"')?;
@@ -317,7 +336,7 @@ impl<'a> Reader<'a> {
         if !(0xD800..0xE000).contains(&first) {
             return char::from_u32(first).ok_or(Refused);
         }
-        if first >= 0xDC00 || !self.bytes[self.at..].starts_with(b"\\u") {
+        if first >= 0xDC00 || !self.rest().starts_with(b"\\u") {
             return Err(Refused);
         }
         self.at += 2;
@@ -338,22 +357,10 @@ impl<'a> Reader<'a> {
         Ok(value)
     }
 
-    /// A number, JSON's grammar and correctly rounded (lexical's parser
-    /// with its JSON format: no `+`, no leading zeros, digits on both
-    /// sides of the point, no `NaN`); what follows it is the caller's.
-    fn number(&mut self) -> Read<f64> {
-        self.skip_whitespace();
-        let (value, used) =
-            f64::from_lexical_partial_with_options::<JSON>(&self.bytes[self.at..], &NUMBER_OPTIONS)
-                .map_err(|_| Refused)?;
-        self.at += used;
-        Ok(value)
-    }
-
-    /// Skips a value of any type (a property the type does not have),
-    /// its JSON checked as strictly as a value that is read, but not its
-    /// keys: the framework's decoder ignores a repeated key inside an
-    /// ignored value (what is thrown away cannot be read two ways).
+    /// Skips a value of any type (a property the type does not have), its
+    /// JSON checked as strictly as a value that is read, but not its keys:
+    /// the reference decoder lets a key repeat inside an ignored value
+    /// (what is thrown away cannot be read two ways).
     pub fn skip(&mut self) -> Read<()> {
         match self.peek()? {
             b'{' => self.object(|reader, _| reader.skip()),
@@ -366,81 +373,3 @@ impl<'a> Reader<'a> {
         }
     }
 }
-
-impl Decode for f64 {
-    /// A finite number, correctly rounded.
-    fn decode(reader: &mut Reader<'_>) -> Read<Self> {
-        let value = reader.number()?;
-        if value.is_finite() {
-            Ok(value)
-        } else {
-            Err(Refused)
-        }
-    }
-}
-
-impl Decode for String {
-    fn decode(reader: &mut Reader<'_>) -> Read<Self> {
-        reader.string().map(Cow::into_owned)
-    }
-}
-
-impl<T: Decode> Decode for Vec<T> {
-    fn decode(reader: &mut Reader<'_>) -> Read<Self> {
-        let mut items = Vec::new();
-        reader.array(|reader| {
-            items.push(T::decode(reader)?);
-            Ok(())
-        })?;
-        Ok(items)
-    }
-}
-
-/// What `#[dto]` would generate for a struct: its fields as `Option`s,
-/// each key matched as bytes (a field read twice is refused), unknown keys
-/// skipped (their values checked; like the framework's decoder, an unknown
-/// key may repeat), then every required field present.
-macro_rules! decode_struct {
-    ($ty:ident { $($field:ident: $field_ty:ty),* $(,)? }) => {
-        impl Decode for $ty {
-            fn decode(reader: &mut Reader<'_>) -> Read<Self> {
-                const FIELDS: &[FieldKey] = &[$(FieldKey::new(concat!("\"", stringify!($field), "\":").as_bytes())),*];
-                $(let mut $field: Option<$field_ty> = None;)*
-                reader.object_of(FIELDS, |reader, key| {
-                    let Key::Field(index) = key else {
-                        return reader.skip();
-                    };
-                    let mut at = 0;
-                    $(
-                        if index == at {
-                            if $field.is_some() {
-                                return Err(Refused);
-                            }
-                            $field = Some(<$field_ty>::decode(reader)?);
-                            return Ok(());
-                        }
-                        at += 1;
-                    )*
-                    let _ = at;
-                    Err(Refused)
-                })?;
-                Ok($ty { $($field: $field.ok_or(Refused)?,)* })
-            }
-        }
-    };
-}
-
-decode_struct!(Coordinates {
-    x: f64,
-    y: f64,
-    z: f64
-});
-decode_struct!(SceneBox {
-    name: String,
-    owner: String,
-    scale: Coordinates,
-    position: Coordinates,
-    rotate: Coordinates,
-    pivot: Coordinates,
-});
-decode_struct!(Scene { data: Vec<SceneBox> });

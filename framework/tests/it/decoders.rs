@@ -1,0 +1,448 @@
+//! The generated decoders (`#[dto]`'s one-pass `ReadJson`) against the
+//! reference decoder (simd-json under serde), issue 25: on valid values,
+//! broken ones, hand-made edge cases and arbitrary bytes, both give the
+//! same value or both refuse.
+
+use std::collections::{BTreeMap, HashMap};
+
+use framework::{
+    MAX_JSON_DEPTH, Validate,
+    prelude::*,
+    testing::{check_decoders, check_decoders_from_seed},
+};
+use proptest::prelude::*;
+
+#[dto]
+#[derive(Debug, PartialEq)]
+struct Numbers {
+    a: u8,
+    b: u16,
+    c: u32,
+    d: u64,
+    e: i8,
+    f: i16,
+    g: i32,
+    h: i64,
+    i: usize,
+    j: isize,
+    k: f32,
+    l: f64,
+}
+
+fn seven() -> u32 {
+    7
+}
+
+#[dto]
+#[derive(Debug, PartialEq)]
+struct Presence {
+    required: String,
+    nullable: Option<u32>,
+    #[optional]
+    maybe: Option<u32>,
+    #[optional]
+    absent_or_null: Option<Option<bool>>,
+    #[serde(default)]
+    defaulted: u32,
+    #[serde(default = "seven")]
+    seven: u32,
+    #[serde(default)]
+    defaulted_option: Option<String>,
+    #[serde(skip)]
+    hidden: u8,
+}
+
+/// Absent is 0, which its minimum refuses (as the reference does).
+#[dto]
+#[derive(Debug, PartialEq)]
+struct DefaultBelowMinimum {
+    #[serde(default)]
+    #[tags(minimum = 1)]
+    n: u32,
+}
+
+#[dto]
+#[derive(Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+struct Names {
+    plain_text: String,
+    #[serde(rename = "quoted \"name\"\n")]
+    renamed: i64,
+    #[serde(rename = "ünïcode")]
+    unicode: bool,
+    a_much_longer_field_name_than_eight_bytes: u8,
+}
+
+#[dto(strict)]
+#[derive(Debug, PartialEq)]
+struct Strict {
+    a: u8,
+    b: Vec<String>,
+}
+
+#[dto]
+#[derive(Debug, PartialEq)]
+struct Tagged {
+    #[tags(min_length = 1, max_length = 5)]
+    short: String,
+    #[tags(minimum = 0, maximum = 10, multiple_of = 2)]
+    even: i32,
+    #[tags(unique_items, max_items = 4)]
+    unique: Vec<u8>,
+    #[tags(format = "email")]
+    email: String,
+    #[tags(pattern = "^a+$")]
+    a_run: String,
+    #[tags(exclusive_minimum = 0)]
+    positive: Option<f64>,
+    #[tags(items(min_length = 1))]
+    words: Vec<String>,
+}
+
+#[dto]
+#[derive(Debug, PartialEq)]
+struct Id(#[tags(minimum = 1)] u64);
+
+#[dto]
+#[derive(Debug, PartialEq)]
+#[serde(rename_all = "kebab-case")]
+enum Color {
+    DeepRed,
+    #[serde(rename = "grün")]
+    Green,
+    #[serde(skip)]
+    #[allow(dead_code)]
+    Hidden,
+}
+
+#[dto]
+#[derive(Debug, PartialEq)]
+enum Payment {
+    Cash,
+    Card { number: String, cvc: u16 },
+    Voucher(String),
+}
+
+#[dto]
+#[derive(Debug, PartialEq)]
+#[serde(tag = "type")]
+enum Figure {
+    Circle { radius: f64 },
+    Dot,
+}
+
+#[dto]
+#[derive(Debug, PartialEq)]
+struct Wrapper<T> {
+    inner: T,
+}
+
+/// Fields with a generated decoder and fields read by serde, side by side.
+#[dto]
+#[derive(Debug, PartialEq)]
+struct Mixed {
+    id: Id,
+    color: Color,
+    colors: Vec<Color>,
+    payment: Payment,
+    figure: Option<Figure>,
+    value: serde_json::Value,
+    uuid: uuid::Uuid,
+    when: chrono::DateTime<chrono::Utc>,
+    day: chrono::NaiveDate,
+    wrapped: Wrapper<Id>,
+    sorted: BTreeMap<String, Vec<f64>>,
+    hashed: HashMap<String, i16>,
+    boxed: Box<Id>,
+    letter: char,
+}
+
+#[dto]
+#[derive(Debug, PartialEq)]
+struct Tree {
+    label: String,
+    children: Vec<Tree>,
+}
+
+/// A tree nested `levels` deep: each level opens an object and an array.
+fn tree(levels: usize) -> String {
+    let mut json = String::from(r#"{"label":"leaf","children":[]}"#);
+    for _ in 1..levels {
+        json = format!(r#"{{"label":"x","children":[{json}]}}"#);
+    }
+    json
+}
+
+macro_rules! agree_on {
+    ($json:expr, $($ty:ty),*) => {$(
+        if let Err(err) = check_decoders::<$ty>($json) {
+            panic!("{}: {err}", stringify!($ty));
+        }
+    )*};
+}
+
+macro_rules! agree_on_all {
+    ($json:expr) => {
+        agree_on!(
+            $json,
+            Numbers,
+            Presence,
+            DefaultBelowMinimum,
+            Names,
+            Strict,
+            Tagged,
+            Id,
+            Color,
+            Mixed,
+            Tree
+        )
+    };
+}
+
+#[test]
+fn the_types_that_can_have_a_generated_decoder_have_one() {
+    assert!(Numbers::json_decoder().is_some());
+    assert!(Id::json_decoder().is_some());
+    assert!(Color::json_decoder().is_some());
+    assert!(Mixed::json_decoder().is_some());
+    // Unions and generic types are read by serde.
+    assert!(Payment::json_decoder().is_none());
+    assert!(Wrapper::<u8>::json_decoder().is_none());
+    let err = check_decoders::<Payment>(b"\"Cash\"").unwrap_err();
+    assert!(err.contains("no generated decoder"), "{err}");
+}
+
+#[test]
+fn random_broken_and_mutated_values_decode_the_same_both_ways() {
+    for seed in 0..64 {
+        let run = |result: Result<(), String>, name: &str| {
+            if let Err(err) = result {
+                panic!("{name}, seed {seed}: {err}");
+            }
+        };
+        run(check_decoders_from_seed::<Numbers>(seed, 64), "Numbers");
+        run(check_decoders_from_seed::<Presence>(seed, 64), "Presence");
+        run(check_decoders_from_seed::<Names>(seed, 64), "Names");
+        run(check_decoders_from_seed::<Strict>(seed, 64), "Strict");
+        run(check_decoders_from_seed::<Tagged>(seed, 64), "Tagged");
+        run(check_decoders_from_seed::<Id>(seed, 16), "Id");
+        run(check_decoders_from_seed::<Color>(seed, 16), "Color");
+        run(check_decoders_from_seed::<Mixed>(seed, 64), "Mixed");
+    }
+}
+
+#[test]
+fn every_notation_of_every_number_type_decodes_the_same_both_ways() {
+    let numbers = [
+        "0",
+        "-0",
+        "1",
+        "-1",
+        "1.0",
+        "-1.0",
+        "1e2",
+        "1E2",
+        "1e+2",
+        "1e-2",
+        "2.5",
+        "-2.5",
+        "127",
+        "128",
+        "-128",
+        "-129",
+        "255",
+        "256",
+        "65535",
+        "65536",
+        "-32769",
+        "4294967295",
+        "4294967296",
+        "9007199254740992",
+        "9007199254740993",
+        "9007199254740992.0",
+        "9007199254740993.0",
+        "9223372036854775807",
+        "9223372036854775808",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "18446744073709551615",
+        "18446744073709551616",
+        "1e400",
+        "-1e400",
+        "1e-400",
+        "3.4028235e38",
+        "3.4028236e38",
+        "1.7976931348623157e308",
+        "1.7976931348623159e308",
+        "0.1",
+        "0.30000000000000004",
+        "123456789012345678901234567890",
+        "1234567890.12345678901234567890123456789",
+        "2.2250738585072011e-308",
+        "4.9e-324",
+        "-0.0",
+        "-0.0e5",
+        "-0.000",
+        "0e5",
+        "-0e5",
+        "0.0e-3",
+        "-1e-400",
+        "1e99999999999999999999",
+        "01",
+        "1.",
+        ".5",
+        "+1",
+        "-",
+        "--1",
+        "1e",
+        "1.e3",
+        "0x10",
+        "NaN",
+        "Infinity",
+        "true",
+        "null",
+        "\"1\"",
+        "[1]",
+        "1 ",
+        " 1",
+    ];
+    for field in ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"] {
+        for number in numbers {
+            let mut object = serde_json::Map::new();
+            for other in ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"] {
+                object.insert(other.to_owned(), serde_json::json!(1));
+            }
+            let json = serde_json::Value::Object(object)
+                .to_string()
+                .replace(&format!("\"{field}\":1"), &format!("\"{field}\":{number}"));
+            agree_on!(json.as_bytes(), Numbers);
+        }
+    }
+}
+
+#[test]
+fn hand_made_bodies_decode_the_same_both_ways() {
+    let bodies: &[&str] = &[
+        // Presence: absent, null, defaults, skipped and repeated keys.
+        r#"{"required":"r","nullable":null}"#,
+        r#"{"required":"r","nullable":1,"defaulted":1}"#,
+        r#"{"required":"r","nullable":1,"defaulted":1,"maybe":null}"#,
+        r#"{"required":"r","nullable":1,"defaulted":1,"absent_or_null":null}"#,
+        r#"{"required":"r","nullable":1,"defaulted":1,"absent_or_null":true}"#,
+        r#"{"required":"r","defaulted":1}"#,
+        r#"{"required":"r","nullable":1,"defaulted":1,"hidden":3}"#,
+        r#"{"required":"r","nullable":1,"defaulted":1,"seven":8,"defaulted_option":null}"#,
+        r#"{"required":"r","nullable":1,"defaulted":1,"required":"again"}"#,
+        r#"{"nullable":1,"defaulted":1,"required":"out of order"}"#,
+        // DefaultBelowMinimum: a default is checked as a value read is.
+        r#"{}"#,
+        r#"{"n":0}"#,
+        r#"{"n":1}"#,
+        // Keys written with escapes, unknown keys and their values.
+        r#"{"\u0072equired":"r","nullable":1,"defaulted":1}"#,
+        r#"{"required":"r","nullable":1,"defaulted":1,"x":1,"x":2}"#,
+        r#"{"required":"r","nullable":1,"defaulted":1,"x":{"a":1,"a":2}}"#,
+        r#"{"required":"r","nullable":1,"defaulted":1,"x":[1,{"b":"\ud800"}]}"#,
+        r#"{"required":"r","nullable":1,"defaulted":1,"x":[1,}"#,
+        // Names: renamed keys, escaped in the body.
+        r#"{"plainText":"t","quoted \"name\"\n":1,"ünïcode":true,"aMuchLongerFieldNameThanEightBytes":1}"#,
+        r#"{"plainText":"t","quoted \u0022name\u0022\u000a":1,"\u00fcn\u00efcode":false,"aMuchLongerFieldNameThanEightBytes":1}"#,
+        r#"{"plainText":"t","quoted \"name\"\n":1,"ünïcode":true,"aMuchLongerFieldNameThanEightByteS":1}"#,
+        r#"{"plain_text":"t","quoted \"name\"\n":1,"ünïcode":true,"aMuchLongerFieldNameThanEightBytes":1}"#,
+        // Strict: unknown properties.
+        r#"{"a":1,"b":[]}"#,
+        r#"{"a":1,"b":[],"c":null}"#,
+        r#"{"a":1,"b":["x","y"],"a":2}"#,
+        // Tagged: each constraint at its edge.
+        r#"{"short":"abcde","even":10,"unique":[1,2,3,4],"email":"a@b.co","a_run":"aaa","positive":null,"words":["w"]}"#,
+        r#"{"short":"abcdef","even":10,"unique":[1,2,3,4],"email":"a@b.co","a_run":"aaa","positive":null,"words":["w"]}"#,
+        r#"{"short":"ab","even":11,"unique":[1,1],"email":"a@b.co","a_run":"aaa","positive":1,"words":[""]}"#,
+        r#"{"short":"ab","even":4,"unique":[1],"email":"nope","a_run":"aab","positive":0,"words":[]}"#,
+        // Id, Color: newtype and string enum.
+        "1",
+        "0",
+        "1.0",
+        "\"1\"",
+        r#""deep-red""#,
+        r#""grün""#,
+        r#""gr\u00fcn""#,
+        r#""Hidden""#,
+        r#""hidden""#,
+        r#"{"deep-red":null}"#,
+        "null",
+        // Shapes every type refuses.
+        "[]",
+        "[1,2]",
+        "{}",
+        "",
+        " ",
+        "{",
+        "}",
+        "\"",
+        "nul",
+        "tru",
+        r#"{"a":1}x"#,
+        "\u{feff}{}",
+        "{\"required\":\"\\ud800\",\"nullable\":1,\"defaulted\":1}",
+        "{\"required\":\"\\ud83d\\ude00\",\"nullable\":1,\"defaulted\":1}",
+        "{\"required\":\"tab\there\",\"nullable\":1,\"defaulted\":1}",
+        "{\"required\":\"\\x\",\"nullable\":1,\"defaulted\":1}",
+    ];
+    for body in bodies {
+        agree_on_all!(body.as_bytes());
+    }
+    let invalid_utf8 = b"{\"required\":\"\xff\",\"nullable\":1,\"defaulted\":1}";
+    agree_on_all!(invalid_utf8);
+}
+
+#[test]
+fn mixed_fields_read_by_serde_decode_the_same_both_ways() {
+    let valid = r#"{"id":1,"color":"deep-red","colors":["grün"],"payment":{"Card":{"number":"4","cvc":1}},"figure":{"type":"Circle","radius":1.5},"value":{"any":[1,"x",null]},"uuid":"67e55044-10b1-426f-9247-bb680e5fe0c8","when":"2026-12-05T10:00:00Z","day":"2026-12-05","wrapped":{"inner":2},"sorted":{"b":[1.5],"a":[]},"hashed":{"k":-3},"boxed":4,"letter":"é"}"#;
+    let value: Mixed = framework::from_json(valid.as_bytes()).unwrap();
+    assert_eq!(value.id, Id(1));
+    for (from, to) in [
+        (r#""Card":{"number":"4","cvc":1}"#, r#""Cash":null"#),
+        (r#"{"Card""#, r#""Cash"}"#),
+        (r#""value":{"any""#, r#""value":{"any":1,"any""#),
+        (r#""sorted":{"b""#, r#""sorted":{"a":[],"b""#),
+        (r#""hashed":{"k":-3}"#, r#""hashed":{"k":-3,"k":1}"#),
+        (r#""type":"Circle","radius":1.5"#, r#""type":"Dot""#),
+        (r#""type":"Circle""#, r#""type":"Square""#),
+        (r#""boxed":4"#, r#""boxed":0"#),
+        (r#""letter":"é""#, r#""letter":"ab""#),
+        (r#""inner":2"#, r#""inner":0"#),
+        (r#""uuid":"67e5"#, r#""uuid":"zz"#),
+        ("", ""),
+    ] {
+        let json = valid.replacen(from, to, 1);
+        agree_on!(json.as_bytes(), Mixed);
+    }
+}
+
+#[test]
+fn the_nesting_limit_is_the_same_both_ways() {
+    // Each level opens an object and an array: the limit falls inside the
+    // 64th and 65th levels, a value read by a field or skipped.
+    for levels in 60..=66 {
+        let json = tree(levels);
+        agree_on!(json.as_bytes(), Tree);
+        let skipped = format!(r#"{{"a":1,"b":[],"x":{}}}"#, tree(levels));
+        agree_on!(skipped.as_bytes(), Strict, Presence);
+    }
+    assert!(framework::from_json::<Tree>(tree(MAX_JSON_DEPTH / 2).as_bytes()).is_ok());
+    assert!(framework::from_json::<Tree>(tree(MAX_JSON_DEPTH / 2 + 1).as_bytes()).is_err());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn arbitrary_bytes_decode_the_same_both_ways(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
+        agree_on_all!(&bytes);
+    }
+
+    #[test]
+    fn json_like_text_decodes_the_same_both_ways(text in r#"[{}\[\]":,0-9a-z\\. -]{0,48}"#) {
+        agree_on_all!(text.as_bytes());
+    }
+}

@@ -1,0 +1,190 @@
+//! `impl ReadJson`: the decoder `#[dto]` generates for a type, reading it
+//! from the body's bytes in one pass. Each field's value is read by its
+//! type's own decoder (or by serde, for a type that has none: the choice
+//! is made by method lookup, see `framework::__private::json::Field`) and
+//! checked with the same generated checks as `is_valid`, as it is read.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::{DeriveInput, Ident, Type};
+
+use super::field::{FieldInfo, option_inner, peeled_check};
+
+/// The path of the decoder's support in `framework`.
+fn json() -> TokenStream {
+    quote!(::framework::__private::json)
+}
+
+/// `impl ReadJson for #name` with the body `read`.
+pub(super) fn impl_for(input: &DeriveInput, read: &TokenStream) -> TokenStream {
+    let name = &input.ident;
+    let json = json();
+    quote! {
+        #[automatically_derived]
+        impl #json::ReadJson for #name {
+            fn read_json(
+                __reader: &mut #json::Reader<'_>,
+            ) -> ::core::result::Result<Self, #json::Refused> {
+                #[allow(unused_imports)]
+                use #json::{ViaReadJson as _, ViaSerde as _};
+                #read
+            }
+        }
+    }
+}
+
+/// Reads a value of type `ty` (a `Result` to `?`).
+fn read_value(ty: &Type) -> TokenStream {
+    let json = json();
+    quote!((&#json::Field::<#ty>::NEW).read(__reader))
+}
+
+/// Refuses unless the tag checks of `value` (a `ty`) hold.
+fn check_tags(info: &FieldInfo, value: &TokenStream) -> TokenStream {
+    if !info.tags.constrains() {
+        return TokenStream::new();
+    }
+    let json = json();
+    let check = peeled_check(&quote!(__checked), Some(&info.ty), &info.tags);
+    quote! {{
+        let __checked = &#value;
+        if !(#check) {
+            return ::core::result::Result::Err(#json::Refused);
+        }
+    }}
+}
+
+/// The body of a named struct's decoder: its object's members, each field
+/// read once and checked, unknown properties skipped (or refused when
+/// `strict`), then absent fields defaulted or refused.
+pub(super) fn for_struct(infos: &[FieldInfo], strict: bool) -> TokenStream {
+    let json = json();
+    let read: Vec<&FieldInfo> = infos.iter().filter(|info| !info.skip).collect();
+    let slots: Vec<Ident> = (0..read.len()).map(|i| format_ident!("__f{}", i)).collect();
+    let keys = read.iter().map(|info| {
+        let quoted = syn::LitByteStr::new(
+            format!("\"{}\":", info.wire).as_bytes(),
+            proc_macro2::Span::call_site(),
+        );
+        quote!(#json::FieldKey::new(#quoted))
+    });
+    let declare = read.iter().zip(&slots).map(|(info, slot)| {
+        let ty = &info.ty;
+        quote!(let mut #slot: ::core::option::Option<#ty> = ::core::option::Option::None;)
+    });
+    let arms = read
+        .iter()
+        .zip(&slots)
+        .enumerate()
+        .map(|(index, (info, slot))| field_arm(index, info, slot));
+    let mut slot_of = slots.iter();
+    let members = infos.iter().map(|info| {
+        let member = &info.member;
+        let slot = if info.skip { None } else { slot_of.next() };
+        let value = match slot {
+            Some(slot) => finish(info, slot),
+            None => default_value(info),
+        };
+        quote!(#member: #value)
+    });
+    quote! {
+        const __FIELDS: &[#json::FieldKey] = &[#(#keys),*];
+        #(#declare)*
+        __reader.object_of(__FIELDS, #strict, |__reader, __index| {
+            match __index {
+                #(#arms)*
+                _ => ::core::result::Result::Err(#json::Refused),
+            }
+        })?;
+        ::core::result::Result::Ok(Self { #(#members),* })
+    }
+}
+
+/// The arm reading the field of `index` into `slot`.
+fn field_arm(index: usize, info: &FieldInfo, slot: &Ident) -> TokenStream {
+    let json = json();
+    let value = if info.optional {
+        // `#[optional] x: Option<T>`: a present property is a `T`.
+        let inner = option_inner(&info.ty).unwrap_or(&info.ty);
+        let read = read_value(inner);
+        quote!(::core::option::Option::Some(#read?))
+    } else {
+        let read = read_value(&info.ty);
+        quote!(#read?)
+    };
+    let check = check_tags(info, &quote!(__value));
+    quote! {
+        #index => {
+            if #slot.is_some() {
+                return ::core::result::Result::Err(#json::Refused);
+            }
+            let __value = #value;
+            #check
+            #slot = ::core::option::Option::Some(__value);
+            ::core::result::Result::Ok(())
+        }
+    }
+}
+
+/// A field's value once the object is read: what was read, or for an
+/// absent property `None` (`#[optional]`), its default (checked, as
+/// `is_valid` checks it), or a refusal.
+fn finish(info: &FieldInfo, slot: &Ident) -> TokenStream {
+    let json = json();
+    if info.optional {
+        return quote!(#slot.unwrap_or(::core::option::Option::None));
+    }
+    if info.serde_default.is_none() {
+        return quote!(#slot.ok_or(#json::Refused)?);
+    }
+    let default = default_value(info);
+    let check = info.check(&quote!(__checked));
+    quote! {
+        match #slot {
+            ::core::option::Option::Some(__value) => __value,
+            ::core::option::Option::None => {
+                let __value = #default;
+                let __checked = &__value;
+                if !(#check) {
+                    return ::core::result::Result::Err(#json::Refused);
+                }
+                __value
+            }
+        }
+    }
+}
+
+/// The value serde gives a field it does not read: `default = "path"` or
+/// `Default`.
+fn default_value(info: &FieldInfo) -> TokenStream {
+    match &info.serde_default {
+        Some(Some(path)) => quote!(#path()),
+        _ => quote!(::core::default::Default::default()),
+    }
+}
+
+/// The body of a newtype's decoder: its field's, checked.
+pub(super) fn for_newtype(info: &FieldInfo) -> TokenStream {
+    let read = read_value(&info.ty);
+    let check = check_tags(info, &quote!(__value));
+    quote! {
+        let __value = #read?;
+        #check
+        ::core::result::Result::Ok(Self(__value))
+    }
+}
+
+/// The body of a string enum's decoder: `variants` are each unit
+/// variant's name and wire name.
+pub(super) fn for_string_enum(variants: &[(Ident, String)]) -> TokenStream {
+    let json = json();
+    let arms = variants
+        .iter()
+        .map(|(ident, wire)| quote!(#wire => ::core::result::Result::Ok(Self::#ident),));
+    quote! {
+        match &*__reader.string()? {
+            #(#arms)*
+            _ => ::core::result::Result::Err(#json::Refused),
+        }
+    }
+}
