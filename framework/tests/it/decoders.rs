@@ -395,6 +395,36 @@ fn hand_made_bodies_decode_the_same_both_ways() {
     agree_on_all!(invalid_utf8);
 }
 
+/// Strings are scanned eight bytes at a time: a quote, a backslash, a
+/// control character or a non-ASCII letter at every position of the first
+/// words, and a string cut off at every length.
+#[test]
+fn every_special_byte_at_every_position_decodes_the_same_both_ways() {
+    let specials: [&[u8]; 8] = [
+        b"\"",
+        b"\\\"",
+        b"\\n",
+        b"\\u00e9",
+        b"\x01",
+        b"\x1f",
+        b"\xc3\xa9",
+        b"\xff",
+    ];
+    for length in 0..24 {
+        for at in 0..=length {
+            for special in specials {
+                let mut text = vec![b'a'; length];
+                text.splice(at..at, special.iter().copied());
+                let mut body = br#"{"required":""#.to_vec();
+                body.extend_from_slice(&text);
+                body.extend_from_slice(br#"","nullable":1}"#);
+                agree_on!(&body, Presence);
+                agree_on!(&body[..body.len() - 14], Presence);
+            }
+        }
+    }
+}
+
 #[test]
 fn mixed_fields_read_by_serde_decode_the_same_both_ways() {
     let valid = r#"{"id":1,"color":"deep-red","colors":["grün"],"payment":{"Card":{"number":"4","cvc":1}},"figure":{"type":"Circle","radius":1.5},"value":{"any":[1,"x",null]},"uuid":"67e55044-10b1-426f-9247-bb680e5fe0c8","when":"2026-12-05T10:00:00Z","day":"2026-12-05","wrapped":{"inner":2},"sorted":{"b":[1.5],"a":[]},"hashed":{"k":-3},"boxed":4,"letter":"é"}"#;

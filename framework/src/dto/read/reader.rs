@@ -273,20 +273,67 @@ impl<'a> Reader<'a> {
     pub fn string(&mut self) -> Read<Cow<'a, str>> {
         self.eat(b'"')?;
         let start = self.at;
-        loop {
-            match self.bytes.get(self.at) {
-                Some(b'"') => {
-                    let text =
-                        std::str::from_utf8(&self.bytes[start..self.at]).map_err(|_| Refused)?;
-                    self.at += 1;
-                    return Ok(Cow::Borrowed(text));
-                }
-                Some(b'\\') => return self.escaped_string(start).map(Cow::Owned),
-                Some(byte) if *byte < 0x20 => return Err(Refused),
-                Some(_) => self.at += 1,
-                None => return Err(Refused),
+        let ascii = self.skip_plain_text();
+        match self.bytes.get(self.at) {
+            Some(b'"') => {
+                let bytes = &self.bytes[start..self.at];
+                let text = if ascii {
+                    // SAFETY: every byte of `bytes` is below 0x80 (the scan
+                    // saw each one), and ASCII is valid UTF-8. Checking it
+                    // again is a tenth of what a body of text costs to read.
+                    #[allow(unsafe_code)]
+                    unsafe {
+                        std::str::from_utf8_unchecked(bytes)
+                    }
+                } else {
+                    std::str::from_utf8(bytes).map_err(|_| Refused)?
+                };
+                self.at += 1;
+                Ok(Cow::Borrowed(text))
             }
+            Some(b'\\') => self.escaped_string(start).map(Cow::Owned),
+            // A raw control character, or the end of the body.
+            _ => Err(Refused),
         }
+    }
+
+    /// Moves on to the next byte of a string that is not plain text (`"`,
+    /// `\`, a control character) or to the end, eight bytes at a time;
+    /// whether every byte passed is ASCII.
+    #[inline]
+    fn skip_plain_text(&mut self) -> bool {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGHS: u64 = 0x8080_8080_8080_8080;
+        let mut high = 0;
+        while let Some(chunk) = self.rest().first_chunk::<8>() {
+            let word = u64::from_le_bytes(*chunk);
+            // A byte's high bit is set where it is zero (after the xor) or
+            // below 0x20; only the lowest such byte is exact, which is the
+            // one used.
+            let quote = word ^ (ONES * u64::from(b'"'));
+            let backslash = word ^ (ONES * u64::from(b'\\'));
+            let special = (quote.wrapping_sub(ONES) & !quote)
+                | (backslash.wrapping_sub(ONES) & !backslash)
+                | (word.wrapping_sub(ONES * 0x20) & !word);
+            let special = special & HIGHS;
+            if special != 0 {
+                let plain = special.trailing_zeros() / 8;
+                self.at += plain as usize;
+                // The plain bytes' high bits (none when `plain` is 0).
+                high |= word & ((1u64 << (8 * plain)) - 1).wrapping_mul(u64::from(plain != 0));
+                return high & HIGHS == 0;
+            }
+            high |= word;
+            self.at += 8;
+        }
+        while let Some(&byte) = self.bytes.get(self.at) {
+            if matches!(byte, b'"' | b'\\') || byte < 0x20 {
+                break;
+            }
+            high |= u64::from(byte);
+            self.at += 1;
+        }
+        high & HIGHS == 0
     }
 
     /// The rest of a string with escapes, from its first byte at `start`.
