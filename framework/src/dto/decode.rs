@@ -79,11 +79,17 @@ pub(crate) fn decode_json_input<T: Dto>(
         // The generated decoder checked every field as it read it.
         return Ok(value);
     }
-    match reference::<T>(body) {
-        Ok(value) if value.is_valid() => Ok(value),
-        Ok(_) => Err(report_json::<T>(body, root, what, None)),
-        Err(err) => Err(report_json::<T>(body, root, what, Some(parse_reason(&err)))),
-    }
+    let reason = match reference::<T>(body) {
+        Ok(value) if value.is_valid() => return Ok(value),
+        // Dropped before the report is made: the peak of a refusal is the
+        // report's alone.
+        Ok(value) => {
+            drop(value);
+            None
+        }
+        Err(err) => Some(parse_reason(&err)),
+    };
+    Err(report_json::<T>(body, root, what, reason))
 }
 
 /// The reference decoder: simd-json under serde, maps refusing repeated

@@ -476,3 +476,123 @@ proptest! {
         agree_on_all!(text.as_bytes());
     }
 }
+
+/// A box of the memory test: floats and text, as a real body holds.
+#[dto]
+#[derive(Debug, PartialEq)]
+struct Placed {
+    name: String,
+    #[tags(format = "email")]
+    owner: String,
+    at: Vec<f64>,
+}
+
+/// The same shape twice: read by the generated decoder, and (a generic
+/// type has none) by the reference decoder alone, as every body was read
+/// before the generated decoders.
+#[dto]
+#[derive(Debug, PartialEq)]
+struct Generated {
+    #[tags(max_items = 100)]
+    inner: Vec<Placed>,
+}
+
+#[dto]
+#[derive(Debug, PartialEq)]
+struct ReadBySerde<T> {
+    #[tags(max_items = 100)]
+    inner: Vec<T>,
+}
+
+/// Set in the child process that measures one decoder alone.
+const MEASURE: &str = "FRAMEWORK_MEASURE_REFUSAL";
+
+/// A 2 MB body refused at its end: 19,000 boxes where 100 are allowed.
+fn two_megabytes() -> Vec<u8> {
+    let placed = r#"{"name":"a box of the scene","owner":"someone@example.com","at":[412.3456789012345,-1.25,998.0000000000001]}"#;
+    let mut body = br#"{"inner":["#.to_vec();
+    for n in 0..19_000 {
+        if n > 0 {
+            body.push(b',');
+        }
+        body.extend_from_slice(placed.as_bytes());
+    }
+    body.extend_from_slice(b"]}");
+    body
+}
+
+/// The peak resident set (VmHWM), in KiB.
+fn peak_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|line| line.strip_prefix("VmHWM:"))
+                .and_then(|value| value.trim().trim_end_matches(" kB").trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// In the child: decodes the body by the decoder `MEASURE` names and
+/// prints how far the peak rose.
+fn measure_refusal(decoder: &str) {
+    let body = two_megabytes();
+    let before = peak_kib();
+    let refused = match decoder {
+        "generated" => framework::from_json::<Generated>(&body).map(drop),
+        _ => framework::from_json::<ReadBySerde<Placed>>(&body).map(drop),
+    };
+    let err = refused.expect_err("19,000 boxes where 100 are allowed");
+    assert_eq!(err.issues()[0].path, "$input.inner");
+    println!("peak growth: {} KiB", peak_kib().saturating_sub(before));
+}
+
+/// The peak growth of decoding the refused body with `decoder`, in a
+/// process of its own.
+fn peak_growth(decoder: &str) -> u64 {
+    let output = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "decoders::a_refused_2_mb_body_costs_no_more_memory_than_the_reference_decoder",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(MEASURE, decoder)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+        .lines()
+        .find_map(|line| line.split("peak growth: ").nth(1))
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|kib| kib.parse().ok())
+        .unwrap_or_else(|| panic!("no figure in the child's output:\n{stdout}"))
+}
+
+/// The generated decoder reads a body before the reference decoder
+/// reports its refusal: what it built is freed first, so the peak is the
+/// report's, as it was before it (issue 25).
+#[test]
+fn a_refused_2_mb_body_costs_no_more_memory_than_the_reference_decoder() {
+    if let Some(decoder) = std::env::var_os(MEASURE) {
+        return measure_refusal(&decoder.to_string_lossy());
+    }
+    assert_eq!(two_megabytes().len() / 1_000_000, 2);
+    let generated = peak_growth("generated");
+    let reference = peak_growth("reference");
+    println!("a refused 2 MB body: peak growth {generated} KiB (reference alone: {reference} KiB)");
+    assert!(
+        reference > 2 * 1024,
+        "the reference decoder's report was measured: {reference} KiB"
+    );
+    assert!(
+        generated <= reference + reference / 20,
+        "generated decoder first: {generated} KiB, reference alone: {reference} KiB"
+    );
+}
