@@ -17,9 +17,10 @@ use crate::{
 /// answer is `415 unsupported_media_type`. JSON that is not a valid `T` is
 /// `400 invalid_body` listing every problem with its path
 /// (`$input.files[2].url`). Bodies over the app's limit are refused with
-/// `413` before this runs. JSON is parsed with simd-json straight into `T`,
-/// then checked by the code `#[dto]` generated; only a refused body is read
-/// a second time, to list its errors.
+/// `413` before this runs. A `#[dto]` type's body is read by the decoder
+/// `#[dto]` generated for it, in one pass over the body's bytes, each field
+/// checked as it is read (other types by serde, through simd-json); only
+/// a refused body is read a second time, to list its errors.
 ///
 /// ```
 /// use framework::prelude::*;

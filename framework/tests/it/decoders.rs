@@ -344,6 +344,9 @@ fn hand_made_bodies_decode_the_same_both_ways() {
         r#"{"required":"r","nullable":1,"defaulted":1,"x":{"a":1,"a":2}}"#,
         r#"{"required":"r","nullable":1,"defaulted":1,"x":[1,{"b":"\ud800"}]}"#,
         r#"{"required":"r","nullable":1,"defaulted":1,"x":[1,}"#,
+        // A number beyond f64 in a skipped value (found by the fuzzer).
+        r#"{"required":"r","nullable":1,"x":6901111111111111111E111111111111}"#,
+        r#"{"required":"r","nullable":1,"x":-1e400,"y":1e-400}"#,
         // Names: renamed keys, escaped in the body.
         r#"{"plainText":"t","quoted \"name\"\n":1,"ünïcode":true,"aMuchLongerFieldNameThanEightBytes":1}"#,
         r#"{"plainText":"t","quoted \u0022name\u0022\u000a":1,"\u00fcn\u00efcode":false,"aMuchLongerFieldNameThanEightBytes":1}"#,
