@@ -166,18 +166,26 @@ impl Results {
                 let hyper = self.framework_vs(scenario, Peer::Hyper)?;
                 Some((">= 0.97x hyper per CPU-s".to_owned(), hyper >= 0.97))
             }
+            // Issue 25's targets: a body parsed and checked in one pass.
             "assert" | "performance" => {
                 let hyper = self.framework_vs(scenario, Peer::Hyper)?;
                 match self.framework_vs(scenario, Peer::Nestia) {
                     Some(nestia) => Some((
-                        ">= 1.3x hyper + serde_json + validator, >= 7x nestia per CPU-s".to_owned(),
-                        hyper >= 1.3 && nestia >= 7.0,
+                        ">= 1.9x hyper + serde_json + validator, >= 7x nestia per CPU-s".to_owned(),
+                        hyper >= 1.9 && nestia >= 7.0,
                     )),
                     None => Some((
-                        ">= 1.3x hyper + serde_json + validator per CPU-s".to_owned(),
-                        hyper >= 1.3,
+                        ">= 1.9x hyper + serde_json + validator per CPU-s".to_owned(),
+                        hyper >= 1.9,
                     )),
                 }
+            }
+            "assert-no-constraints" | "performance-no-constraints" => {
+                let hyper = self.framework_vs(scenario, Peer::Hyper)?;
+                Some((
+                    ">= 1.6x hyper + serde_json per CPU-s".to_owned(),
+                    hyper >= 1.6,
+                ))
             }
             "stringify" => {
                 let hyper = self.framework_vs(scenario, Peer::Hyper)?;
