@@ -16,6 +16,8 @@ pub mod attachments;
 pub mod controller;
 pub mod dto;
 pub mod feed;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod moderation;
 pub mod moderator;
 pub mod pages;

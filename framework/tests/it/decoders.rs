@@ -12,6 +12,9 @@ use framework::{
 };
 use proptest::prelude::*;
 
+// Unions (read by serde inside the generated decoders) of the parity tests.
+use crate::parity::{Figure, Payment};
+
 #[dto]
 #[derive(Debug, PartialEq)]
 struct Numbers {
@@ -113,22 +116,6 @@ enum Color {
     #[serde(skip)]
     #[allow(dead_code)]
     Hidden,
-}
-
-#[dto]
-#[derive(Debug, PartialEq)]
-enum Payment {
-    Cash,
-    Card { number: String, cvc: u16 },
-    Voucher(String),
-}
-
-#[dto]
-#[derive(Debug, PartialEq)]
-#[serde(tag = "type")]
-enum Figure {
-    Circle { radius: f64 },
-    Dot,
 }
 
 #[dto]
@@ -554,28 +541,12 @@ fn measure_refusal(decoder: &str) {
 /// The peak growth of decoding the refused body with `decoder`, in a
 /// process of its own.
 fn peak_growth(decoder: &str) -> u64 {
-    let output = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "decoders::a_refused_2_mb_body_costs_no_more_memory_than_the_reference_decoder",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(MEASURE, decoder)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    stdout
-        .lines()
-        .find_map(|line| line.split("peak growth: ").nth(1))
-        .and_then(|rest| rest.split(' ').next())
-        .and_then(|kib| kib.parse().ok())
-        .unwrap_or_else(|| panic!("no figure in the child's output:\n{stdout}"))
+    crate::alone::figure_of(
+        "decoders::a_refused_2_mb_body_costs_no_more_memory_than_the_reference_decoder",
+        MEASURE,
+        decoder,
+        "peak growth: ",
+    )
 }
 
 /// The generated decoder reads a body before the reference decoder

@@ -1,6 +1,7 @@
 //! Integration tests of the framework: extractors, answers and errors
 //! through the in-process client, and the server over real sockets.
 
+mod alone;
 mod authorization;
 mod body_stream;
 mod cross_origin;

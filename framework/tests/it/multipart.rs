@@ -571,28 +571,12 @@ fn a_100_mb_upload_keeps_the_server_resident_memory_bounded() {
         return measure_upload();
     }
     // Alone in a process of its own, so no other test's memory counts.
-    let output = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "multipart::a_100_mb_upload_keeps_the_server_resident_memory_bounded",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(MEASURE, "1")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
+    let growth = crate::alone::figure_of(
+        "multipart::a_100_mb_upload_keeps_the_server_resident_memory_bounded",
+        MEASURE,
+        "1",
+        "resident growth: ",
     );
-    let growth: u64 = stdout
-        .lines()
-        .find_map(|line| line.split("resident growth: ").nth(1))
-        .and_then(|rest| rest.split(' ').next())
-        .and_then(|bytes| bytes.parse().ok())
-        .unwrap_or_else(|| panic!("no figure in the child's output:\n{stdout}"));
     println!("a 100 MB upload raised the server's resident memory by {growth} bytes");
     assert!(growth < RESIDENT_BOUND, "grew by {growth} bytes");
 }

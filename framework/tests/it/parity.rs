@@ -30,7 +30,7 @@ struct Order {
 
 #[dto]
 #[derive(Debug, PartialEq)]
-enum Payment {
+pub(crate) enum Payment {
     Cash,
     Card { number: String, cvc: u16 },
     Voucher(String),
@@ -47,7 +47,7 @@ enum Loose {
 #[dto]
 #[derive(Debug, PartialEq)]
 #[serde(tag = "type")]
-enum Figure {
+pub(crate) enum Figure {
     Circle { radius: f64 },
     Dot,
 }

@@ -72,7 +72,12 @@ fn expand_inner(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream
     let doc = docs::doc_text(&input.attrs);
 
     let shape = serde_impl::shape(&input.data, &container);
-    let (is_valid, kind, writer, read) = match &mut input.data {
+    let TypeParts {
+        is_valid,
+        kind,
+        writer,
+        read,
+    } = match &mut input.data {
         Data::Struct(data) => struct_parts(&mut data.fields, &container, strict)?,
         Data::Enum(data) => variants::enum_parts(data, &container, strict)?,
         Data::Union(data) => {
@@ -151,6 +156,18 @@ fn parse_options(attr: TokenStream) -> syn::Result<bool> {
     }
 }
 
+/// What a type's declaration gives the impls `#[dto]` writes.
+struct TypeParts {
+    /// The body of `is_valid`.
+    is_valid: TokenStream,
+    /// The schema it describes itself with.
+    kind: Kind,
+    /// The JSON writer's bodies.
+    writer: write_json::Writer,
+    /// The body of its generated decoder (`ReadJson`), when it has one.
+    read: Option<TokenStream>,
+}
+
 /// The schema a type describes itself with.
 enum Kind {
     /// A newtype struct: exactly its field's schema.
@@ -190,7 +207,7 @@ fn struct_parts(
     fields: &mut Fields,
     container: &ContainerAttrs,
     strict: bool,
-) -> syn::Result<(TokenStream, Kind, write_json::Writer, Option<TokenStream>)> {
+) -> syn::Result<TypeParts> {
     if container.tag.is_some() || container.untagged {
         return Err(syn::Error::new(
             proc_macro2::Span::call_site(),
@@ -214,24 +231,24 @@ fn struct_parts(
                 quote!(#(#checks)&&*)
             };
             let object = object_kind(&infos, strict);
-            Ok((
+            Ok(TypeParts {
                 is_valid,
-                Kind::Named(quote!(::framework::__private::TypeKind::Object(#object))),
-                write_json::for_struct(&infos),
-                Some(read_json::for_struct(&infos, strict)),
-            ))
+                kind: Kind::Named(quote!(::framework::__private::TypeKind::Object(#object))),
+                writer: write_json::for_struct(&infos),
+                read: Some(read_json::for_struct(&infos, strict)),
+            })
         }
         Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
             let infos = read_fields(fields, None)?;
             let info = &infos[0];
             let check = info.check(&quote!(__value));
             let is_valid = quote! {({ let __value = &self.0; #check })};
-            Ok((
+            Ok(TypeParts {
                 is_valid,
-                Kind::Transparent(info.schema()),
-                write_json::for_newtype(),
-                Some(read_json::for_newtype(info)),
-            ))
+                kind: Kind::Transparent(info.schema()),
+                writer: write_json::for_newtype(),
+                read: Some(read_json::for_newtype(info)),
+            })
         }
         other => Err(syn::Error::new_spanned(
             other,

@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 use syn::{DataEnum, Fields, Ident, Variant};
 
 use super::{
-    Kind,
+    Kind, TypeParts,
     field::FieldInfo,
     object_kind, read_fields, read_json,
     serde_attrs::{self, ContainerAttrs, MemberAttrs},
@@ -21,7 +21,7 @@ pub(super) fn enum_parts(
     data: &mut DataEnum,
     container: &ContainerAttrs,
     strict: bool,
-) -> syn::Result<(TokenStream, Kind, Writer, Option<TokenStream>)> {
+) -> syn::Result<TypeParts> {
     let repr = union_repr(container)?;
     let all_unit = data
         .variants
@@ -281,11 +281,7 @@ impl<'a> Parts<'a> {
     /// `is_valid`'s body, the schema's kind (a string enum's values, else
     /// a union in `repr`), the writer, and the decoder's body (a string
     /// enum's; unions are read by serde).
-    fn finish(
-        self,
-        string_enum: bool,
-        repr: TokenStream,
-    ) -> (TokenStream, Kind, Writer, Option<TokenStream>) {
+    fn finish(self, string_enum: bool, repr: TokenStream) -> TypeParts {
         let Parts {
             checks,
             write_arms,
@@ -324,6 +320,11 @@ impl<'a> Parts<'a> {
                 })
             }
         };
-        (is_valid, Kind::Named(kind), writer, read)
+        TypeParts {
+            is_valid,
+            kind: Kind::Named(kind),
+            writer,
+            read,
+        }
     }
 }

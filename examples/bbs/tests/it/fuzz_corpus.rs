@@ -4,12 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use bbs::dto::{
-    ArticleCreate, ArticleErase, ArticleFormat, ArticleIndexRequest, ArticleSearch,
-    ArticleSnapshot, ArticleSort, ArticleSummary, ArticleUpdate, AttachmentFile, BbsArticle,
-    Pagination,
-};
-use framework::testing::{check_decoders, fuzz_json, fuzz_query};
+use bbs::dto::ArticleIndexRequest;
+use framework::testing::fuzz_query;
 
 fn inputs(target: &str) -> Vec<PathBuf> {
     let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
@@ -24,60 +20,36 @@ fn inputs(target: &str) -> Vec<PathBuf> {
     found
 }
 
-#[test]
-fn the_body_corpus_decodes_without_panics() {
-    let inputs = inputs("body");
-    assert!(inputs.len() >= 3, "the seeds are missing");
+/// Replays the inputs of `target` (and, with them, `also`'s) through
+/// `check`, the target's own property.
+fn replay(target: &str, also: &[&str], check: fn(u8, &[u8]) -> Result<(), String>) {
+    let mut inputs = inputs(target);
+    assert!(inputs.len() >= 3, "the seeds of {target} are missing");
+    for other in also {
+        inputs.extend(self::inputs(other));
+    }
     for path in inputs {
         let data = std::fs::read(&path).unwrap();
         let Some((which, json)) = data.split_first() else {
             continue;
         };
-        let checked = match which % 4 {
-            0 => fuzz_json::<ArticleCreate>(json),
-            1 => fuzz_json::<ArticleUpdate>(json),
-            2 => fuzz_json::<ArticleErase>(json),
-            _ => fuzz_json::<ArticleIndexRequest>(json),
-        };
-        if let Err(failure) = checked {
+        if let Err(failure) = check(*which, json) {
             panic!("{}: {failure}", path.display());
         }
     }
 }
 
-/// The `decoders` target's inputs: the first byte picks the DTO, as in
-/// `fuzz/fuzz_targets/decoders.rs`. The body target's inputs are replayed
-/// here too: they are JSON bodies whatever their first byte picks.
+#[test]
+fn the_body_corpus_decodes_without_panics() {
+    replay("body", &[], bbs::fuzzing::body);
+}
+
+/// The `decoders` target's inputs, and the body target's: they are JSON
+/// bodies whatever their first byte picks.
 #[test]
 fn the_decoders_corpus_decodes_the_same_both_ways() {
-    let mut inputs = inputs("decoders");
-    assert!(inputs.len() >= 14, "the seeds are missing");
-    inputs.extend(self::inputs("body"));
-    for path in inputs {
-        let data = std::fs::read(&path).unwrap();
-        let Some((which, json)) = data.split_first() else {
-            continue;
-        };
-        let checked = match which % 14 {
-            0 => check_decoders::<ArticleCreate>(json),
-            1 => check_decoders::<ArticleUpdate>(json),
-            2 => check_decoders::<ArticleErase>(json),
-            3 => check_decoders::<ArticleIndexRequest>(json),
-            4 => check_decoders::<ArticleSearch>(json),
-            5 => check_decoders::<ArticleSort>(json),
-            6 => check_decoders::<ArticleFormat>(json),
-            7 => check_decoders::<AttachmentFile>(json),
-            8 => check_decoders::<ArticleSnapshot>(json),
-            9 => check_decoders::<ArticleSummary>(json),
-            10 => check_decoders::<BbsArticle>(json),
-            11 => check_decoders::<Pagination>(json),
-            12 => check_decoders::<bbs::v1::ArticleCreate>(json),
-            _ => check_decoders::<bbs::v1::BbsArticle>(json),
-        };
-        if let Err(failure) = checked {
-            panic!("{}: {failure}", path.display());
-        }
-    }
+    assert!(inputs("decoders").len() >= 14, "a seed per DTO");
+    replay("decoders", &["body"], bbs::fuzzing::decoders);
 }
 
 #[test]
