@@ -511,17 +511,9 @@ fn two_megabytes() -> Vec<u8> {
     body
 }
 
-/// The peak resident set (VmHWM), in KiB.
+/// The peak resident set, in KiB.
 fn peak_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|status| {
-            status
-                .lines()
-                .find_map(|line| line.strip_prefix("VmHWM:"))
-                .and_then(|value| value.trim().trim_end_matches(" kB").trim().parse().ok())
-        })
-        .unwrap_or(0)
+    crate::alone::status_kib("VmHWM")
 }
 
 /// In the child: decodes the body by the decoder `MEASURE` names and

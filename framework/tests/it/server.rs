@@ -521,15 +521,7 @@ async fn a_body_that_trickles_in_is_timed_out_with_408() {
 
 /// Resident memory of this process (server and clients), in KiB.
 fn resident_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|status| {
-            status
-                .lines()
-                .find_map(|line| line.strip_prefix("VmRSS:"))
-                .and_then(|value| value.trim().trim_end_matches(" kB").trim().parse().ok())
-        })
-        .unwrap_or(0)
+    crate::alone::status_kib("VmRSS")
 }
 
 #[tokio::test]

@@ -319,8 +319,8 @@ impl<'a> Reader<'a> {
             if special != 0 {
                 let plain = special.trailing_zeros() / 8;
                 self.at += plain as usize;
-                // The plain bytes' high bits (none when `plain` is 0).
-                high |= word & ((1u64 << (8 * plain)) - 1).wrapping_mul(u64::from(plain != 0));
+                // The plain bytes' high bits (`plain` is below 8).
+                high |= word & ((1u64 << (8 * plain)) - 1);
                 return high & HIGHS == 0;
             }
             high |= word;
