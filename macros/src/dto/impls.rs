@@ -154,7 +154,7 @@ pub(super) fn type_params(generics: &Generics) -> Vec<&Ident> {
 }
 
 /// `generics`, each type parameter bound by `bound`.
-fn with_bound(generics: &Generics, bound: TokenStream) -> Generics {
+pub(super) fn with_bound(generics: &Generics, bound: TokenStream) -> Generics {
     let params: Vec<Ident> = type_params(generics).into_iter().cloned().collect();
     let mut generics = generics.clone();
     let where_clause = generics.make_where_clause();

@@ -87,10 +87,23 @@ fn expand_inner(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream
             ));
         }
     };
-    // Generic types are read by serde: their decoder would need bounds
-    // their `Validate` does not have.
-    let read = read.filter(|_| input.generics.params.is_empty());
-    let validate_impl = impls::validate(&input, &is_valid, read.is_some());
+    // A generic type's decoder is bounded (its parameters must have
+    // decoders), which its `Validate` is not: its own bodies are read by
+    // the reference decoder, and it is read in one pass as a field. Not
+    // with lifetimes, const parameters or bounds of the user's own.
+    let read = read.filter(|_| {
+        container.bound.is_none()
+            && input
+                .generics
+                .params
+                .iter()
+                .all(|param| matches!(param, syn::GenericParam::Type(_)))
+    });
+    let validate_impl = impls::validate(
+        &input,
+        &is_valid,
+        read.is_some() && input.generics.params.is_empty(),
+    );
     let read_impl = read.map(|read| read_json::impl_for(&input, &read));
     let schema_impl = impls::schema(&input, &display, &doc, kind);
     let write_impl = impls::write_json(&input, writer);
@@ -164,8 +177,8 @@ struct TypeParts {
     kind: Kind,
     /// The JSON writer's bodies.
     writer: write_json::Writer,
-    /// The body of its generated decoder (`ReadJson`), when it has one.
-    read: Option<TokenStream>,
+    /// Its generated decoder (`ReadJson`), when it has one.
+    read: Option<read_json::Decoder>,
 }
 
 /// The schema a type describes itself with.

@@ -8,20 +8,62 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::{DeriveInput, Ident, Type};
 
-use super::field::{FieldInfo, option_inner, peeled_check};
+use super::{
+    field::{FieldInfo, option_inner, peeled_check},
+    impls::{type_params, with_bound},
+};
 
 /// The path of the decoder's support in `framework`.
 fn json() -> TokenStream {
     quote!(::framework::__private::json)
 }
 
-/// `impl ReadJson for #name` with the body `read`.
-pub(super) fn impl_for(input: &DeriveInput, read: &TokenStream) -> TokenStream {
+/// A type's generated decoder: the body of its `read_json`, and the types
+/// of the fields it defaults (which a generic type's impl bounds by
+/// `Default`, as serde's does).
+pub(super) struct Decoder {
+    body: TokenStream,
+    defaulted: Vec<Type>,
+}
+
+impl Decoder {
+    fn new(body: TokenStream) -> Self {
+        Decoder {
+            body,
+            defaulted: Vec::new(),
+        }
+    }
+}
+
+/// `impl ReadJson for #name`. A generic type's reads its parameters by
+/// their decoders: the impl holds where each type parameter has one (and
+/// is a checked, serde-readable type, for the fields serde reads), so
+/// `Page<Article>` inside another DTO is read in the same pass; elsewhere
+/// the field is read by serde.
+pub(super) fn impl_for(input: &DeriveInput, decoder: &Decoder) -> TokenStream {
     let name = &input.ident;
     let json = json();
+    let mut generics = with_bound(
+        &input.generics,
+        quote!(#json::ReadJson + ::framework::Validate + ::framework::__private::serde::de::DeserializeOwned),
+    );
+    let params = type_params(&input.generics);
+    let mentions = |ty: &Type| {
+        quote!(#ty).into_iter().any(|token| {
+            matches!(&token, proc_macro2::TokenTree::Ident(ident) if params.contains(&ident))
+        })
+    };
+    for ty in decoder.defaulted.iter().filter(|ty| mentions(ty)) {
+        generics
+            .make_where_clause()
+            .predicates
+            .push(syn::parse_quote!(#ty: ::core::default::Default));
+    }
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let read = &decoder.body;
     quote! {
         #[automatically_derived]
-        impl #json::ReadJson for #name {
+        impl #impl_generics #json::ReadJson for #name #ty_generics #where_clause {
             fn read_json(
                 __reader: &mut #json::Reader<'_>,
             ) -> ::core::result::Result<Self, #json::Refused> {
@@ -57,7 +99,7 @@ fn check_tags(info: &FieldInfo, value: &TokenStream) -> TokenStream {
 /// The body of a named struct's decoder: its object's members, each field
 /// read once and checked, unknown properties skipped (or refused when
 /// `strict`), then absent fields defaulted or refused.
-pub(super) fn for_struct(infos: &[FieldInfo], strict: bool) -> TokenStream {
+pub(super) fn for_struct(infos: &[FieldInfo], strict: bool) -> Decoder {
     let json = json();
     let read: Vec<&FieldInfo> = infos.iter().filter(|info| !info.skip).collect();
     let slots: Vec<Ident> = (0..read.len()).map(|i| format_ident!("__f{}", i)).collect();
@@ -87,7 +129,15 @@ pub(super) fn for_struct(infos: &[FieldInfo], strict: bool) -> TokenStream {
         };
         quote!(#member: #value)
     });
-    quote! {
+    let defaulted = infos
+        .iter()
+        .filter(|info| {
+            (info.skip || info.serde_default.is_some())
+                && !matches!(info.serde_default, Some(Some(_)))
+        })
+        .map(|info| info.ty.clone())
+        .collect();
+    let body = quote! {
         const __FIELDS: &[#json::FieldKey] = &[#(#keys),*];
         #(#declare)*
         __reader.object_of(__FIELDS, #strict, |__reader, __index| {
@@ -97,7 +147,8 @@ pub(super) fn for_struct(infos: &[FieldInfo], strict: bool) -> TokenStream {
             }
         })?;
         ::core::result::Result::Ok(Self { #(#members),* })
-    }
+    };
+    Decoder { body, defaulted }
 }
 
 /// The arm reading the field of `index` into `slot`.
@@ -164,27 +215,27 @@ fn default_value(info: &FieldInfo) -> TokenStream {
 }
 
 /// The body of a newtype's decoder: its field's, checked.
-pub(super) fn for_newtype(info: &FieldInfo) -> TokenStream {
+pub(super) fn for_newtype(info: &FieldInfo) -> Decoder {
     let read = read_value(&info.ty);
     let check = check_tags(info, &quote!(__value));
-    quote! {
+    Decoder::new(quote! {
         let __value = #read?;
         #check
         ::core::result::Result::Ok(Self(__value))
-    }
+    })
 }
 
 /// The body of a string enum's decoder: `variants` are each unit
 /// variant's name and wire name.
-pub(super) fn for_string_enum(variants: &[(Ident, String)]) -> TokenStream {
+pub(super) fn for_string_enum(variants: &[(Ident, String)]) -> Decoder {
     let json = json();
     let arms = variants
         .iter()
         .map(|(ident, wire)| quote!(#wire => ::core::result::Result::Ok(Self::#ident),));
-    quote! {
+    Decoder::new(quote! {
         match &*__reader.string()? {
             #(#arms)*
             _ => ::core::result::Result::Err(#json::Refused),
         }
-    }
+    })
 }

@@ -1,5 +1,6 @@
 //! Fields whose type has no generated decoder (a `serde_json::Value`, a
-//! foreign type, a generic DTO): their value's extent is found by the
+//! foreign type, a union, a generic DTO whose type arguments lack one):
+//! their value's extent is found by the
 //! reader, then the reference decoder reads that value alone, so such a
 //! field reads exactly as it does today.
 //!

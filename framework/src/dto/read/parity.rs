@@ -28,8 +28,9 @@ use crate::dto::{Dto, Random, broken::broken_variants, decode::reference};
 /// ```
 ///
 /// # Errors
-/// What differs; or that `T` has no generated decoder (a generic type or
-/// a union, read by serde alone), so there is nothing to compare.
+/// What differs; or that `T` has no generated decoder of its own bodies
+/// (a union, or a generic type, whose decoder reads it only as a field;
+/// serde reads it alone), so there is nothing to compare.
 pub fn check_decoders<T: Dto + Debug + PartialEq>(json: &[u8]) -> Result<(), String> {
     let Some(read) = T::json_decoder() else {
         return Err(format!(
