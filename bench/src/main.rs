@@ -1,8 +1,9 @@
 //! `cargo run --release -p bench`: builds the peers' servers (and with
 //! `--with-node` the node peers), checks every answer, then loads each with
-//! wrk from the other core, peers interleaved in rounds, and reports req/s,
-//! requests per server-CPU-second, latency and ratios to raw hyper, axum and
-//! nestia as a table, markdown, JSON and an SVG chart (in `bench/results/`).
+//! wrk from the other core, each scenario on every peer back to back in each
+//! round, and reports req/s, requests per server-CPU-second, latency and
+//! ratios to raw hyper, axum and nestia (the median of each round's ratio)
+//! as a table, markdown, JSON and an SVG chart (in `bench/results/`).
 //!
 //! `--quick` runs a few seconds per scenario (CI's smoke test); the full mode
 //! is for people and builds the 10,000-route servers.
@@ -129,17 +130,31 @@ fn run(args: &Args) -> Result<(), String> {
             if in_set.is_empty() {
                 continue;
             }
+            // Every peer's server at once (idle ones cost nothing): each
+            // scenario is measured on every peer back to back, so the ratios
+            // within a round compare runs seconds apart. Every other round
+            // goes through the peers in reverse, so no peer always runs
+            // first.
+            let mut servers = Vec::new();
             for &peer in plan.peers.iter().filter(|peer| peer.serves(set)) {
                 let server = Server::start(&launcher, peer, set, args.server_core)
                     .map_err(|err| err.to_string())?;
-                for &scenario in &in_set {
-                    check(&server, peer, scenario)?;
-                    session.measure(&server, peer, scenario, &mut results)?;
+                servers.push((peer, server));
+            }
+            if round % 2 == 0 {
+                servers.reverse();
+            }
+            for &scenario in &in_set {
+                for (peer, server) in &servers {
+                    check(server, *peer, scenario)?;
+                    session.measure(server, *peer, scenario, &mut results)?;
                 }
-                if round == 1 && set == RouteSet::Main {
+            }
+            if round == 1 && set == RouteSet::Main {
+                for (peer, server) in &servers {
                     results
                         .memory
-                        .insert(peer.name().to_owned(), memory(&server)?);
+                        .insert(peer.name().to_owned(), memory(server)?);
                 }
             }
         }
@@ -437,7 +452,7 @@ fn context(args: &Args, plan: &Plan) -> String {
         .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_owned())
         .unwrap_or_default();
     format!(
-        "Measured {date} with `cargo run --release -p bench{}{}`: wrk -t1 -c{} for {} s per run, {} round(s), median shown with the rounds' minimum and maximum (a cell whose spread exceeds 20% of its median is flagged); server pinned to core {}, wrk to core {}; {cpu}, {} cores. `per CPU-s` is responses per second of the server's CPU time (user + system, `/proc/PID/stat`): where wrk saturates its core first (small answers), it compares the servers' costs, and targets use it. Latencies are of one request call: one batch of the pipelined runs, with wrk's coordinated-omission correction computed per call. Absolute numbers vary between machines and runs; compare ratios within one run.",
+        "Measured {date} with `cargo run --release -p bench{}{}`: wrk -t1 -c{} for {} s per run, {} round(s), median shown with the rounds' minimum and maximum (a cell whose spread exceeds 20% of its median is flagged); each scenario runs on every peer back to back in a round, and a ratio is the median of the rounds' ratios; server pinned to core {}, wrk to core {}; {cpu}, {} cores. `per CPU-s` is responses per second of the server's CPU time (user + system, `/proc/PID/stat`): where wrk saturates its core first (small answers), it compares the servers' costs, and targets use it. Latencies are of one request call: one batch of the pipelined runs, with wrk's coordinated-omission correction computed per call. Absolute numbers vary between machines and runs; compare ratios within one run.",
         if command.is_empty() { "" } else { " -- " },
         command.join(" "),
         args.connections,

@@ -102,6 +102,40 @@ impl Results {
         Spread::of(values?).map(|spread| spread.median)
     }
 
+    /// `peer`'s `value` over `base`'s: the median over rounds of the two
+    /// runs' ratio in each round. Within a round every peer runs a scenario
+    /// back to back, so a round the machine slows down (a noisy neighbour
+    /// on a VM) slows both sides of its ratio. Where the two did not run
+    /// the same rounds, the ratio of their medians.
+    fn ratio(
+        &self,
+        scenario: &str,
+        peer: Peer,
+        base: Peer,
+        value: impl Fn(&Measured) -> Option<f64>,
+    ) -> Option<f64> {
+        let mine = self.measurements(scenario, peer.name())?;
+        let theirs = self.measurements(scenario, base.name())?;
+        let ratios: Option<Vec<f64>> = if mine.len() == theirs.len() {
+            mine.iter()
+                .zip(theirs)
+                .map(|(mine, theirs)| Some(value(mine)? / value(theirs)?))
+                .collect()
+        } else {
+            let median = |runs: &[Measured]| {
+                let values: Option<Vec<f64>> = runs.iter().map(&value).collect();
+                Spread::of(values?).map(|spread| spread.median)
+            };
+            Some(vec![median(mine)? / median(theirs)?])
+        };
+        Spread::of(ratios?).map(|spread| spread.median)
+    }
+
+    /// Requests per second, as [`Results::ratio`] takes it.
+    fn throughput(measured: &Measured) -> Option<f64> {
+        Some(measured.requests_per_second)
+    }
+
     pub fn rows(&self) -> Vec<Row> {
         let mut rows = Vec::new();
         for scenario in &self.order {
@@ -111,14 +145,10 @@ impl Results {
                 else {
                     continue;
                 };
-                let ratio = |other: Peer| {
-                    self.rps(scenario, other)
-                        .map(|base| rps.median / base.median)
-                };
+                let ratio = |other: Peer| self.ratio(scenario, peer, other, Self::throughput);
                 let per_cpu = self.per_cpu(scenario, peer);
-                let vs_hyper_per_cpu = per_cpu
-                    .zip(self.per_cpu(scenario, Peer::Hyper))
-                    .map(|(mine, hyper)| mine / hyper);
+                let vs_hyper_per_cpu =
+                    self.ratio(scenario, peer, Peer::Hyper, Measured::per_cpu_second);
                 rows.push(Row {
                     scenario: scenario.clone(),
                     peer: peer.name().to_owned(),
@@ -142,15 +172,8 @@ impl Results {
     /// The framework's ratio to `peer` in `scenario`: per server-CPU-second
     /// where both were measured, else per second.
     fn framework_vs(&self, scenario: &str, peer: Peer) -> Option<f64> {
-        let cpu = self
-            .per_cpu(scenario, Peer::Framework)
-            .zip(self.per_cpu(scenario, peer));
-        match cpu {
-            Some((mine, theirs)) => Some(mine / theirs),
-            None => {
-                Some(self.rps(scenario, Peer::Framework)?.median / self.rps(scenario, peer)?.median)
-            }
-        }
+        self.ratio(scenario, Peer::Framework, peer, Measured::per_cpu_second)
+            .or_else(|| self.ratio(scenario, Peer::Framework, peer, Self::throughput))
     }
 
     /// The target for the framework in `scenario`.
@@ -494,6 +517,21 @@ mod tests {
         assert_eq!(row.vs_hyper, Some(1.0));
         assert_eq!(row.vs_hyper_per_cpu, Some(2.0));
         assert_eq!(row.target.as_ref().map(|t| t.1), Some(true));
+    }
+
+    #[test]
+    fn ratios_pair_the_runs_of_each_round() {
+        let mut results = Results::default();
+        // The machine slows down by half in the second round, for both.
+        for (mine, theirs) in [(200.0, 100.0), (100.0, 50.0), (190.0, 100.0)] {
+            results.add("assert", Peer::Framework, measured(mine));
+            results.add("assert", Peer::Hyper, measured(theirs));
+        }
+        let row = &results.rows()[0];
+        assert_eq!(row.requests_per_second.median, 190.0);
+        // Medians alone would give 190 / 100 = 1.9; the rounds say 1.9, 2, 2.
+        assert_eq!(row.vs_hyper, Some(2.0));
+        assert_eq!(row.vs_hyper_per_cpu, Some(2.0));
     }
 
     #[test]
