@@ -1007,8 +1007,14 @@ impl App {
             },
         };
         let (index, path_values) = match lookup {
-            Lookup::Found { endpoint, params } if params.is_empty() => (endpoint, Vec::new()),
-            Lookup::Found { endpoint, params } => match decode_path_values(&params) {
+            Lookup::Found {
+                endpoint,
+                params: None,
+            } => (endpoint, Vec::new()),
+            Lookup::Found {
+                endpoint,
+                params: Some(params),
+            } => match decode_path_values(&params) {
                 Ok(values) => (endpoint, values),
                 Err(err) => {
                     return self.refused(Some(endpoint), &parts, err.into_response(), hook);

@@ -173,23 +173,22 @@ impl<H: AnswerHook> Future for ResponseFuture<H> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
-        let response = match &this.span {
+        let mut response = match &this.span {
             Some(span) => {
                 let _entered = span.enter();
                 std::task::ready!(this.state.poll_answer(cx))
             }
             None => std::task::ready!(this.state.poll_answer(cx)),
         };
+        // The answer is changed in place, and replaced only where a rule
+        // applies: a response moved through a function, or through
+        // `let answer = if .. { f(answer) } else { answer }`, costs a copy
+        // of it on every request.
         let answers = this.answers.as_deref();
-        // `mut` for the page headers (with templates), set in place: a
-        // response moved through a function costs a copy per request.
-        #[cfg_attr(not(feature = "askama"), allow(unused_mut))]
-        let mut response = if response.body().is_deferred() {
+        if response.body().is_deferred() {
             let contract = answers.and_then(|answers| answers.errors.as_deref());
-            answer_error(response, contract)
-        } else {
-            response
-        };
+            response = answer_error(response, contract);
+        }
         #[cfg(feature = "askama")]
         if let Some(pages) = answers.and_then(|answers| answers.pages.as_ref())
             && response.extensions().get::<HtmlPage>().is_some()
@@ -200,19 +199,16 @@ impl<H: AnswerHook> Future for ResponseFuture<H> {
         if let Some(span) = &this.span {
             span.record("status", status.as_u16());
         }
-        let response = if this.head {
-            without_body(response)
-        } else {
-            response
-        };
-        let mut response = match this.observed.take() {
-            Some(observed) if response.body().is_stream() => observed.finish_streamed(response),
-            Some(observed) => {
+        if this.head {
+            response = without_body(response);
+        }
+        if let Some(observed) = this.observed.take() {
+            if response.body().is_stream() {
+                response = observed.finish_streamed(response);
+            } else {
                 observed.finish(status);
-                response
             }
-            None => response,
-        };
+        }
         if let Some(hook) = this.hook.take() {
             hook.answered(&mut response);
         }

@@ -110,10 +110,11 @@ fn missing_state(route: &str, input: &str, type_name: &str, registered: Option<&
 
 /// The outcome of looking a request up.
 pub(crate) enum Lookup<'r, 'p> {
-    /// A route answers it; `params` holds the raw path values in path order.
+    /// A route answers it; `params` holds the raw path values in path
+    /// order (`None` for a route without parameters).
     Found {
         endpoint: usize,
-        params: matchit::Params<'r, 'p>,
+        params: Option<matchit::Params<'r, 'p>>,
     },
     /// The path exists under other methods, listed for the `Allow` header.
     MethodNotAllowed(HeaderValue),
@@ -132,6 +133,9 @@ const VERSIONED: usize = 1 << (usize::BITS - 1);
 /// Routes requests to endpoints by method, path and API version.
 pub(crate) struct Router {
     trees: [matchit::Router<usize>; HttpMethod::ALL.len()],
+    /// Each method's routes without parameters, by path: what its tree
+    /// holds for them, found by one hash lookup.
+    statics: [HashMap<Box<str>, usize, foldhash::fast::RandomState>; HttpMethod::ALL.len()],
     /// The endpoints of each method and path served by versions: each
     /// range with its endpoint.
     versioned: Vec<Box<[(VersionRange, usize)]>>,
@@ -193,6 +197,8 @@ impl Router {
         let groups = group(routes)?;
         let mut trees: [matchit::Router<usize>; HttpMethod::ALL.len()] =
             std::array::from_fn(|_| matchit::Router::new());
+        let mut statics: [HashMap<Box<str>, usize, _>; HttpMethod::ALL.len()] =
+            std::array::from_fn(|_| HashMap::default());
         let mut versioned = Vec::new();
         let mut by_pattern: HashMap<(HttpMethod, &str), &RouteMeta> = HashMap::new();
         for group in groups {
@@ -212,9 +218,16 @@ impl Router {
             if let Err(err) = trees[meta.method.index()].insert(meta.router_path, target) {
                 return Err(insert_error(err, meta, &by_pattern));
             }
+            if !meta.router_path.contains(['{', '}']) {
+                statics[meta.method.index()].insert(meta.router_path.into(), target);
+            }
             by_pattern.insert((meta.method, meta.router_path), meta);
         }
-        Ok(Router { trees, versioned })
+        Ok(Router {
+            trees,
+            statics,
+            versioned,
+        })
     }
 
     /// The endpoint a tree's `value` leads to for `version` (`None` when
@@ -238,16 +251,33 @@ impl Router {
             .map(|(_, endpoint)| *endpoint)
     }
 
+    /// What `method`'s routes hold for `path`, with its raw path values. A
+    /// path without parameters is looked up by hash: its tree would give
+    /// the same, as a route without parameters matches only its own path
+    /// and matchit prefers it there to any route with parameters.
+    #[inline]
+    fn find<'r, 'p>(
+        &'r self,
+        method: HttpMethod,
+        path: &'p str,
+    ) -> Option<(usize, Option<matchit::Params<'r, 'p>>)> {
+        let statics = &self.statics[method.index()];
+        if !statics.is_empty()
+            && let Some(value) = statics.get(path)
+        {
+            return Some((*value, None));
+        }
+        let found = self.trees[method.index()].at(path).ok()?;
+        Some((*found.value, Some(found.params)))
+    }
+
     /// Finds the endpoint for `method` and `path` in an app without
     /// versions (whose trees hold endpoints only).
     pub(crate) fn lookup<'r, 'p>(&'r self, method: &http::Method, path: &'p str) -> Lookup<'r, 'p> {
         if let Some(method) = HttpMethod::from_http(method)
-            && let Ok(found) = self.trees[method.index()].at(path)
+            && let Some((endpoint, params)) = self.find(method, path)
         {
-            return Lookup::Found {
-                endpoint: *found.value,
-                params: found.params,
-            };
+            return Lookup::Found { endpoint, params };
         }
         self.unrouted(method, path, None)
     }
@@ -261,13 +291,10 @@ impl Router {
         version: ApiVersion,
     ) -> Lookup<'r, 'p> {
         if let Some(method) = HttpMethod::from_http(method)
-            && let Ok(found) = self.trees[method.index()].at(path)
-            && let Some(endpoint) = self.endpoint(*found.value, Some(&version))
+            && let Some((value, params)) = self.find(method, path)
+            && let Some(endpoint) = self.endpoint(value, Some(&version))
         {
-            return Lookup::Found {
-                endpoint,
-                params: found.params,
-            };
+            return Lookup::Found { endpoint, params };
         }
         self.unrouted(method, path, Some(&version))
     }
@@ -371,11 +398,31 @@ mod tests {
             panic!("PUT /a/7 not found");
         };
         assert_eq!(endpoint, 1);
-        assert_eq!(params.get("id"), Some("7"));
+        assert_eq!(
+            params.as_ref().and_then(|params| params.get("id")),
+            Some("7")
+        );
+        // The route without parameters wins where both match, found by hash.
         assert!(matches!(
             router.lookup(&http::Method::GET, "/a/new"),
-            Lookup::Found { endpoint: 2, .. }
+            Lookup::Found {
+                endpoint: 2,
+                params: None
+            }
         ));
+        assert!(matches!(
+            router.lookup(&http::Method::GET, "/a/newer"),
+            Lookup::Found {
+                endpoint: 0,
+                params: Some(_)
+            }
+        ));
+        for method in HttpMethod::ALL {
+            for (path, value) in &router.statics[method.index()] {
+                let found = router.trees[method.index()].at(path).unwrap();
+                assert_eq!(found.value, value, "{method:?} {path}: the tree differs");
+            }
+        }
         assert!(matches!(
             router.lookup(&http::Method::HEAD, "/a/1"),
             Lookup::Found { endpoint: 0, .. }
