@@ -2,12 +2,15 @@
 //! says. The same model drives the error report of a refused input, random
 //! values, and (later) the OpenAPI document and the SDKs.
 
+mod documented_default;
 mod expected;
 mod format;
 mod impls;
 mod registry;
 mod tags;
 
+#[doc(hidden)]
+pub use documented_default::{DefaultOf, Serialized, Undocumented};
 pub use expected::bound_text;
 pub use format::Format;
 pub use registry::{DefId, Registry, SchemaOf, schema_of};

@@ -124,14 +124,16 @@ struct Wrapper<T> {
     inner: T,
 }
 
-/// A generic type with checks, an optional field of its parameter's type
-/// and a skipped one: read in one pass as a field when its parameter has a
-/// decoder.
+/// A generic type with checks, a defaulted field of its parameter's type
+/// (whose default its schema leaves out, having no `Serialize` bound on `T`
+/// to write it with) and a skipped one: read in one pass as a field when
+/// its parameter has a decoder.
 #[dto]
 #[derive(Debug, PartialEq)]
 struct Paged<T> {
     #[tags(max_items = 3)]
     items: Vec<T>,
+    #[serde(default)]
     first: Option<T>,
     #[serde(skip)]
     seen: Vec<T>,
@@ -229,6 +231,22 @@ fn the_types_that_can_have_a_generated_decoder_have_one() {
     decoded_as_a_field::<Outer<Id>>();
     let err = check_decoders::<Payment>(b"\"Cash\"").unwrap_err();
     assert!(err.contains("no generated decoder"), "{err}");
+}
+
+#[test]
+fn a_generic_types_default_of_its_parameter_is_left_out_of_its_schema() {
+    use framework::schema::{Schema, TypeKind, schema_of};
+    let described = schema_of::<Paged<Color>>();
+    let Schema::Ref(id) = described.schema else {
+        panic!("not a named type")
+    };
+    let TypeKind::Object(object) = &described.registry.get(id).kind else {
+        panic!("not an object")
+    };
+    let first = object.fields.iter().find(|field| field.name == "first");
+    let first = first.expect("the field `first`");
+    assert!(!first.required, "a defaulted field is optional");
+    assert_eq!(first.default, None);
 }
 
 #[test]

@@ -207,10 +207,19 @@ impl FieldInfo {
         let json = quote!(::framework::__private::serde_json);
         let default = match (&self.tags.default, &self.serde_default) {
             (Some(literal), _) => quote!(::core::option::Option::Some(#json::json!(#literal))),
-            (None, Some(Some(path))) => quote!(#json::to_value(#path()).ok()),
-            (None, Some(None)) => {
-                quote!(#json::to_value(<#schema_ty as ::core::default::Default>::default()).ok())
+            // Documented where the type can be serialized (see
+            // `framework::schema::DefaultOf`).
+            (None, Some(Some(path))) => {
+                let ty = &self.ty;
+                quote! {{
+                    use ::framework::__private::{Serialized as _, Undocumented as _};
+                    (&::framework::__private::DefaultOf::<#ty>::NEW).json(|| #path())
+                }}
             }
+            (None, Some(None)) => quote! {{
+                use ::framework::__private::{Serialized as _, Undocumented as _};
+                (&::framework::__private::DefaultOf::<#schema_ty>::NEW).default_json()
+            }},
             (None, None) => quote!(::core::option::Option::None),
         };
         let example = match &self.tags.example {
