@@ -308,7 +308,7 @@ pub mod __private {
         Bounds, CustomCheck, EnumValue, FieldDef, Format, ObjectDef, Registry, Schema, Tag,
         ToSchema, TypeDef, TypeKind, UnionDef, UnionRepr, VariantDef, VariantKind, apply_tags,
     };
-    pub use crate::schema::{DefaultOf, Serialized, Undocumented};
+    pub use crate::schema::{DefaultOf, Serialized, SerializedDefault, Undocumented};
     pub use core::future::ready;
     pub use core::option::Option::{None, Some};
     pub use http::StatusCode;

@@ -2,7 +2,8 @@
 //! JSON, where its type can be serialized (and, for `#[serde(default)]`,
 //! made by `Default`). Chosen at compile time by method lookup
 //! (`(&DefaultOf::<T>::NEW).json(..)`): [`Serialized`] is implemented on
-//! `DefaultOf<T>` for a serializable `T`, [`Undocumented`] on
+//! `DefaultOf<T>` for a serializable `T` ([`SerializedDefault`] for one
+//! that is also `Default`), [`Undocumented`] on
 //! `&DefaultOf<T>`, which the lookup reaches only when the first does not
 //! apply. A generic DTO's field of its parameter's type is the case: its
 //! impl has no `Serialize` bound on the parameter to serialize with, so
@@ -22,26 +23,34 @@ impl<T> DefaultOf<T> {
     pub const NEW: Self = DefaultOf(PhantomData);
 }
 
-/// A default the document states.
+/// A default the document states, from a function's value.
 #[doc(hidden)]
 pub trait Serialized<T> {
     /// `value()` as JSON.
     fn json(&self, value: impl FnOnce() -> T) -> Option<Value>;
+}
+
+impl<T: Serialize> Serialized<T> for DefaultOf<T> {
+    fn json(&self, value: impl FnOnce() -> T) -> Option<Value> {
+        serde_json::to_value(value()).ok()
+    }
+}
+
+/// A default the document states, made by `Default`.
+#[doc(hidden)]
+pub trait SerializedDefault<T> {
     /// `T::default()` as JSON.
     fn default_json(&self) -> Option<Value>;
 }
 
-impl<T: Serialize + Default> Serialized<T> for DefaultOf<T> {
-    fn json(&self, value: impl FnOnce() -> T) -> Option<Value> {
-        serde_json::to_value(value()).ok()
-    }
-
+impl<T: Serialize + Default> SerializedDefault<T> for DefaultOf<T> {
     fn default_json(&self) -> Option<Value> {
         serde_json::to_value(T::default()).ok()
     }
 }
 
-/// A default the document leaves out: its type cannot be serialized here.
+/// A default the document leaves out: its type cannot be serialized (or
+/// made) here.
 #[doc(hidden)]
 pub trait Undocumented<T> {
     /// Nothing.

@@ -10,7 +10,7 @@ mod registry;
 mod tags;
 
 #[doc(hidden)]
-pub use documented_default::{DefaultOf, Serialized, Undocumented};
+pub use documented_default::{DefaultOf, Serialized, SerializedDefault, Undocumented};
 pub use expected::bound_text;
 pub use format::Format;
 pub use registry::{DefId, Registry, SchemaOf, schema_of};

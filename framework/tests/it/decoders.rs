@@ -249,6 +249,32 @@ fn a_generic_types_default_of_its_parameter_is_left_out_of_its_schema() {
     assert_eq!(first.default, None);
 }
 
+/// A type without `Default`, defaulted by a function.
+#[dto]
+#[derive(Debug, PartialEq)]
+struct WithDefaultFunction {
+    #[serde(default = "id_seven")]
+    id: Id,
+}
+
+fn id_seven() -> Id {
+    Id(7)
+}
+
+#[test]
+fn a_concrete_default_is_documented_whether_or_not_its_type_is_default() {
+    use framework::schema::{Schema, TypeKind, schema_of};
+    let described = schema_of::<WithDefaultFunction>();
+    let Schema::Ref(id) = described.schema else {
+        panic!("not a named type")
+    };
+    let TypeKind::Object(object) = &described.registry.get(id).kind else {
+        panic!("not an object")
+    };
+    assert_eq!(object.fields[0].default, Some(serde_json::json!(7)));
+    agree_on!(b"{}", WithDefaultFunction);
+}
+
 #[test]
 fn random_broken_and_mutated_values_decode_the_same_both_ways() {
     for seed in 0..64 {

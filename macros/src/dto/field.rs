@@ -217,7 +217,7 @@ impl FieldInfo {
                 }}
             }
             (None, Some(None)) => quote! {{
-                use ::framework::__private::{Serialized as _, Undocumented as _};
+                use ::framework::__private::{SerializedDefault as _, Undocumented as _};
                 (&::framework::__private::DefaultOf::<#schema_ty>::NEW).default_json()
             }},
             (None, None) => quote!(::core::option::Option::None),
