@@ -136,6 +136,10 @@ pub(crate) struct Router {
     /// Each method's routes without parameters, by path: what its tree
     /// holds for them, found by one hash lookup.
     statics: [HashMap<Box<str>, usize, foldhash::fast::RandomState>; HttpMethod::ALL.len()],
+    /// Each method's lengths of those paths, a bit per length (lengths of
+    /// 63 and more share the last): a path of another length, as most of
+    /// those with parameters are, skips the hash.
+    static_lengths: [u64; HttpMethod::ALL.len()],
     /// The endpoints of each method and path served by versions: each
     /// range with its endpoint.
     versioned: Vec<Box<[(VersionRange, usize)]>>,
@@ -187,6 +191,12 @@ pub(crate) fn group<'a>(
     Ok(groups)
 }
 
+/// The bit of `path`'s length in [`Router::static_lengths`].
+#[inline]
+fn length_bit(path: &str) -> u64 {
+    1 << path.len().min(63)
+}
+
 impl Router {
     /// Builds the table; `routes` are numbered in the order given. Routes
     /// of the same method and path must serve versions no other of them
@@ -199,6 +209,7 @@ impl Router {
             std::array::from_fn(|_| matchit::Router::new());
         let mut statics: [HashMap<Box<str>, usize, _>; HttpMethod::ALL.len()] =
             std::array::from_fn(|_| HashMap::default());
+        let mut static_lengths = [0u64; HttpMethod::ALL.len()];
         let mut versioned = Vec::new();
         let mut by_pattern: HashMap<(HttpMethod, &str), &RouteMeta> = HashMap::new();
         for group in groups {
@@ -220,12 +231,14 @@ impl Router {
             }
             if !meta.router_path.contains(['{', '}']) {
                 statics[meta.method.index()].insert(meta.router_path.into(), target);
+                static_lengths[meta.method.index()] |= length_bit(meta.router_path);
             }
             by_pattern.insert((meta.method, meta.router_path), meta);
         }
         Ok(Router {
             trees,
             statics,
+            static_lengths,
             versioned,
         })
     }
@@ -261,9 +274,8 @@ impl Router {
         method: HttpMethod,
         path: &'p str,
     ) -> Option<(usize, Option<matchit::Params<'r, 'p>>)> {
-        let statics = &self.statics[method.index()];
-        if !statics.is_empty()
-            && let Some(value) = statics.get(path)
+        if self.static_lengths[method.index()] & length_bit(path) != 0
+            && let Some(value) = self.statics[method.index()].get(path)
         {
             return Some((*value, None));
         }
