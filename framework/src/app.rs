@@ -36,7 +36,7 @@ use crate::{
     observe::{Health, HealthEndpoints, HttpMetrics, LIVENESS_ROUTE, READINESS_ROUTE},
     openapi::OpenApiDocument,
     request::{RequestContext, Shared},
-    route::{BoxFuture, Controller},
+    route::{BoxFuture, Controller, Handler},
     router::{BuildError, Lookup, Router, describe},
     shutdown::Shutdown,
     versions::{VersionPolicy, Versions},
@@ -52,13 +52,25 @@ pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 /// handler reads ([`Arguments`]), built where the request is.
 type EndpointFn = Box<dyn Fn(Arguments) -> BoxFuture<Response> + Send + Sync>;
 
+/// Serves one request to an endpoint that reads nothing of it.
+type AnswerFn = Box<dyn Fn() -> BoxFuture<Response> + Send + Sync>;
+
+/// How an endpoint serves a request.
+enum Serve {
+    /// From the request's arguments.
+    Reading(EndpointFn),
+    /// Without the request: it is let go of before the handler runs, and no
+    /// arguments are built (a handler without inputs, a fixed document).
+    Ignoring(AnswerFn),
+}
+
 struct Endpoint {
     meta: &'static RouteMeta,
     reads_body: bool,
     /// Whether a request's origin is checked before the handler runs (an
     /// unsafe method, not bypassed); set by [`AppBuilder::build`].
     checks_origin: bool,
-    call: EndpointFn,
+    serve: Serve,
     /// Served by the framework itself (the OpenAPI document, the docs
     /// page, health and metrics), not listed among the app's routes.
     builtin: bool,
@@ -117,13 +129,20 @@ impl AppBuilder {
     pub fn controller<C: Controller>(mut self, controller: C) -> Self {
         let shared = Arc::new(controller);
         for route in C::routes() {
-            let handler = route.handler();
             let state = Arc::clone(&shared);
+            let serve = match route.handler() {
+                Handler::Reading(handler) => Serve::Reading(Box::new(move |arguments| {
+                    handler(Arc::clone(&state), arguments)
+                })),
+                Handler::Ignoring(handler) => {
+                    Serve::Ignoring(Box::new(move || handler(Arc::clone(&state))))
+                }
+            };
             self.endpoints.push(Endpoint {
                 meta: route.meta(),
                 reads_body: route.meta().reads_body(),
                 checks_origin: false,
-                call: Box::new(move |arguments| handler(Arc::clone(&state), arguments)),
+                serve,
                 builtin: false,
                 operation: String::new(),
             });
@@ -481,10 +500,10 @@ impl AppBuilder {
             meta,
             reads_body: true,
             checks_origin: self.cross_origin.checks(meta),
-            call: Box::new(move |arguments: Arguments| {
+            serve: Serve::Reading(Box::new(move |arguments: Arguments| {
                 let serving = Arc::clone(&serving);
                 Box::pin(async move { serving.answer(arguments.into_context()).await })
-            }),
+            })),
             builtin: true,
             operation: String::new(),
         });
@@ -604,7 +623,9 @@ impl AppBuilder {
         self.metrics.is_some().then(|| {
             self.endpoints.push(builtin(
                 &METRICS_ROUTE,
-                Box::new(|_| Box::pin(async { http::Response::new(crate::Body::empty()) })),
+                Serve::Ignoring(Box::new(|| {
+                    Box::pin(async { http::Response::new(crate::Body::empty()) })
+                })),
             ));
             self.endpoints.len() - 1
         })
@@ -620,10 +641,10 @@ impl AppBuilder {
                 .iter()
                 .map(|endpoint| (endpoint.operation.as_str(), endpoint.meta)),
         );
-        self.endpoints[index].call = Box::new(move |_| {
+        self.endpoints[index].serve = Serve::Ignoring(Box::new(move || {
             let response = serve.answer();
             Box::pin(async move { response })
-        });
+        }));
         Some(metrics)
     }
 
@@ -631,11 +652,11 @@ impl AppBuilder {
         let endpoints = HealthEndpoints::new(health, self.shared.shutdown.clone());
         self.endpoints.push(builtin(
             &LIVENESS_ROUTE,
-            Box::new(|_| Box::pin(async { HealthEndpoints::liveness() })),
+            Serve::Ignoring(Box::new(|| Box::pin(async { HealthEndpoints::liveness() }))),
         ));
         self.endpoints.push(builtin(
             &READINESS_ROUTE,
-            Box::new(move |_| Box::pin(endpoints.clone().readiness())),
+            Serve::Ignoring(Box::new(move || Box::pin(endpoints.clone().readiness()))),
         ));
     }
 
@@ -650,10 +671,10 @@ impl AppBuilder {
         if let Some(document) = descriptions[default].docs.clone() {
             self.endpoints.push(builtin(
                 &OPENAPI_ROUTE,
-                Box::new(move |_| {
+                Serve::Ignoring(Box::new(move || {
                     let response = document.document();
                     Box::pin(async move { response })
-                }),
+                })),
             ));
         }
         let mut versions: Vec<(String, Docs)> = descriptions
@@ -671,11 +692,11 @@ impl AppBuilder {
             let documents = VersionDocs(versions.into());
             self.endpoints.push(builtin(
                 &OPENAPI_VERSION_ROUTE,
-                Box::new(move |arguments: Arguments| {
+                Serve::Reading(Box::new(move |arguments: Arguments| {
                     let response =
                         documents.answer(arguments.context().path_value(0).unwrap_or_default());
                     Box::pin(async move { response })
-                }),
+                })),
             ));
         }
         #[cfg(feature = "docs-page")]
@@ -689,27 +710,27 @@ impl AppBuilder {
     fn add_docs_page(&mut self, versions: &[(String, String)]) {
         self.endpoints.push(builtin(
             &DOCS_ROUTE,
-            Box::new(|_| Box::pin(async { DocsPage::redirect() })),
+            Serve::Ignoring(Box::new(|| Box::pin(async { DocsPage::redirect() }))),
         ));
         let assets = DocsPage::new(versions);
         self.endpoints.push(builtin(
             &DOCS_ASSET_ROUTE,
-            Box::new(move |arguments: Arguments| {
+            Serve::Reading(Box::new(move |arguments: Arguments| {
                 let cx = arguments.context();
                 let response = assets.asset(cx.path_value(0).unwrap_or_default());
                 Box::pin(async move { response })
-            }),
+            })),
         ));
     }
 }
 
 /// An endpoint served by the framework itself.
-fn builtin(meta: &'static RouteMeta, call: EndpointFn) -> Endpoint {
+fn builtin(meta: &'static RouteMeta, serve: Serve) -> Endpoint {
     Endpoint {
         meta,
         reads_body: false,
         checks_origin: false,
-        call,
+        serve,
         builtin: true,
         operation: String::new(),
     }
@@ -1040,6 +1061,19 @@ impl App {
             .metrics
             .as_ref()
             .map(|metrics| metrics.start(Some(index), head));
+        let records = Records {
+            span,
+            observed,
+            hook,
+            answers: self.inner.answers.clone(),
+        };
+        let call = match &endpoint.serve {
+            Serve::Reading(call) => call,
+            Serve::Ignoring(answer) => {
+                drop((parts, body));
+                return ResponseFuture::start(endpoint.meta, head, records, answer);
+            }
+        };
         let body = endpoint.reads_body.then(|| {
             body.map_frame(|frame| frame.map_data(|mut data| data.copy_to_bytes(data.remaining())))
                 .map_err(Into::into)
@@ -1051,13 +1085,7 @@ impl App {
             path_values,
             Arc::clone(&self.inner.shared),
         ));
-        let records = Records {
-            span,
-            observed,
-            hook,
-            answers: self.inner.answers.clone(),
-        };
-        ResponseFuture::start(endpoint.meta, head, records, || (endpoint.call)(arguments))
+        ResponseFuture::start(endpoint.meta, head, records, || call(arguments))
     }
 
     /// Refuses a request no route answers: `405` with the methods the path

@@ -174,13 +174,6 @@ pub fn answer<R: IntoResponse>(meta: &'static RouteMeta, output: R) -> Response 
     output.into_response(status(meta.status))
 }
 
-/// Lets go of the request of a route that reads nothing from it, before
-/// its handler runs.
-#[doc(hidden)]
-pub fn release(arguments: Arguments) {
-    drop(arguments);
-}
-
 /// The answer: what the handler returned (`output`), with the route's
 /// status; else the refusal that ended the request, or the `400` listing
 /// what was refused.

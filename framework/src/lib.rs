@@ -292,7 +292,7 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::arguments::{
-        Arguments, Complete, answer, body, call, checked_param, param, part, release, reply,
+        Arguments, Complete, answer, body, call, checked_param, param, part, reply,
     };
     pub use crate::describe::{AnswerMeta, HttpMethod, VersionRange, route_meta, version};
     pub use crate::dto::check as tags;

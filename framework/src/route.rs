@@ -13,19 +13,52 @@ pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 /// handler's arguments from the request and answers.
 pub(crate) type HandlerFn<C> = fn(Arc<C>, Arguments) -> BoxFuture<Response>;
 
+/// The function `#[controller]` generates for a route whose handler takes
+/// no inputs: it answers without the request.
+pub(crate) type AnswerFn<C> = fn(Arc<C>) -> BoxFuture<Response>;
+
+/// How a route is served: from the request's arguments, or without the
+/// request (which the server then lets go of before the handler runs, and
+/// builds no arguments for).
+pub(crate) enum Handler<C> {
+    Reading(HandlerFn<C>),
+    Ignoring(AnswerFn<C>),
+}
+
+// Not derived: a function pointer is `Copy` whatever `C` is.
+impl<C> Clone for Handler<C> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<C> Copy for Handler<C> {}
+
 /// One route of a controller: its metadata and the function that serves it.
 ///
 /// Built by the code `#[controller]` generates; users read it through
 /// [`Controller::routes`] and [`Route::meta`].
 pub struct Route<C> {
     meta: &'static RouteMeta,
-    handler: HandlerFn<C>,
+    handler: Handler<C>,
 }
 
 impl<C> Route<C> {
     #[doc(hidden)]
     pub fn new(meta: &'static RouteMeta, handler: HandlerFn<C>) -> Self {
-        Route { meta, handler }
+        Route {
+            meta,
+            handler: Handler::Reading(handler),
+        }
+    }
+
+    /// A route whose handler reads nothing of the request.
+    #[doc(hidden)]
+    pub fn without_request(meta: &'static RouteMeta, handler: AnswerFn<C>) -> Self {
+        Route {
+            meta,
+            handler: Handler::Ignoring(handler),
+        }
     }
 
     /// The route's metadata.
@@ -33,7 +66,7 @@ impl<C> Route<C> {
         self.meta
     }
 
-    pub(crate) fn handler(&self) -> HandlerFn<C> {
+    pub(crate) fn handler(&self) -> Handler<C> {
         self.handler
     }
 }

@@ -255,14 +255,13 @@ pub(crate) fn expand(
         quote!(_)
     };
     let route = if args.is_empty() {
-        // Nothing to read: the request is let go before the handler's
-        // future is, so that hyper, which reads on while an answer is
-        // awaited, can reuse its read buffer.
+        // Nothing to read: the server lets go of the request before the
+        // handler runs (so that hyper, which reads on while an answer is
+        // awaited, can reuse its read buffer) and builds no arguments.
         let convert = convert.map(|convert| quote! { let __o = #convert; });
         let answering = quote_spanned! {answer.span()=> __p::answer(&#meta_name, __o) };
         quote! {
-            __p::Route::<Self>::new(&#meta_name, |#this, __x| {
-                __p::release(__x);
+            __p::Route::<Self>::without_request(&#meta_name, |#this| {
                 __p::Box::pin(async move {
                     let __o = #call.await;
                     #convert

@@ -597,3 +597,56 @@ async fn a_handler_of_many_arguments_gets_each_in_its_place() {
         .collect();
     assert_eq!(paths, ["$path.a", "$path.m", "$input.text"]);
 }
+
+/// Set when the request it is an extension of is dropped.
+#[derive(Clone)]
+struct Watched(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Drop for Watched {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+struct Released(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+#[controller("released")]
+impl Released {
+    /// Whether the request was let go of when this handler ran.
+    #[typed_route::get("")]
+    async fn without_inputs(&self) -> String {
+        self.0.load(std::sync::atomic::Ordering::SeqCst).to_string()
+    }
+
+    #[typed_route::get("with/:id")]
+    async fn with_an_input(&self, #[param] id: u32) -> String {
+        format!("{id} {}", self.0.load(std::sync::atomic::Ordering::SeqCst))
+    }
+}
+
+/// A handler without inputs runs after the request is let go of (hyper,
+/// which reads on while an answer is awaited, can then reuse its buffer),
+/// and one that reads the request still has it.
+#[tokio::test]
+async fn a_handler_without_inputs_runs_after_the_request_is_let_go_of() {
+    let dropped = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let app = App::builder()
+        .controller(Released(std::sync::Arc::clone(&dropped)))
+        .build()
+        .unwrap();
+    for (path, answer) in [("/released", "true"), ("/released/with/7", "7 false")] {
+        dropped.store(false, std::sync::atomic::Ordering::SeqCst);
+        let request = http::Request::get(path)
+            .extension(Watched(std::sync::Arc::clone(&dropped)))
+            .body(http_body_util::Empty::<bytes::Bytes>::new())
+            .unwrap();
+        let response = app.handle(request).await;
+        assert_eq!(response.status(), 200, "{path}");
+        let body = http_body_util::BodyExt::collect(response.into_body())
+            .await
+            .unwrap()
+            .to_bytes();
+        assert_eq!(body, answer, "{path}");
+        assert!(dropped.load(std::sync::atomic::Ordering::SeqCst), "{path}");
+    }
+}
