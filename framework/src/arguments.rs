@@ -20,7 +20,7 @@ use crate::{
     describe::RouteMeta,
     dto::Validate,
     error::ApiError,
-    extractor::{FromRequest, FromRequestParts, path_param, path_param_refused},
+    extractor::{AnyDecoder, FromRequest, FromRequestParts, path_param, path_param_refused},
     refusals::Refusals,
     request::RequestContext,
     response::{IntoResponse, status},
@@ -143,12 +143,17 @@ pub async fn part<T: FromRequestParts>(arguments: &mut Arguments) -> Option<T> {
     arguments.keep(result)
 }
 
-/// The last extractor argument (the body, or one read from the head).
+/// The last extractor argument (the body, or one read from the head), with
+/// the generated decoder the route found for its type, if any.
 #[doc(hidden)]
-pub async fn body<T: FromRequest<M>, M>(arguments: &mut Arguments) -> Option<T> {
+pub async fn body<T: FromRequest<M>, M>(
+    arguments: &mut Arguments,
+    decoder: Option<AnyDecoder>,
+) -> Option<T> {
     if arguments.stopped() {
         return None;
     }
+    arguments.cx.set_json_decoder(decoder);
     let result = T::from_request(&mut arguments.cx).await;
     arguments.keep(result)
 }

@@ -300,6 +300,7 @@ pub mod __private {
     pub use crate::dto::{PRESENCE_RS, SHAPE_RS};
     pub use crate::dto::{nullable, present, run_check, write_null, write_serde, write_str};
     pub use crate::extractor::Upgrade;
+    pub use crate::extractor::{BodyDecoder, WithDecoder, WithoutDecoder};
     pub use crate::extractor::{ViaBody, ViaParts, body_input, part_input, path_param_meta};
     pub use crate::response::{answer_meta, describe_json, json_response, status};
     pub use crate::route::{BoxFuture, Route};

@@ -446,8 +446,14 @@ fn reads(args: &[Arg], path: &RoutePath) -> (TokenStream, TokenStream) {
                 head.push((param_read(name, ty, tags, path), ident));
             }
             Arg::Extractor { ty, .. } if Some(index) == last => {
+                // The generated decoder of a body's type, looked up here,
+                // where the type is concrete (`extractor/body_decoder.rs`).
+                let decoder = quote! {{
+                    use __p::{WithDecoder as _, WithoutDecoder as _};
+                    (&__p::BodyDecoder::<#ty>::NEW).decoder()
+                }};
                 body = Some((
-                    quote_spanned! {ty.span()=> __p::body::<#ty, _>(&mut __x).await },
+                    quote_spanned! {ty.span()=> __p::body::<#ty, _>(&mut __x, #decoder).await },
                     ident,
                 ));
             }

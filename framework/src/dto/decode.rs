@@ -7,7 +7,11 @@ use std::cell::RefCell;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{Dto, Report, read::read_body, shape::keys_once};
+use super::{
+    Dto, Report,
+    read::{Decoder, read_body},
+    shape::keys_once,
+};
 use crate::error::refusal::{self, Refusal};
 use crate::{
     error::{ApiError, ValidationIssue},
@@ -42,7 +46,7 @@ thread_local! {
 /// assert_eq!(paths, ["$input.x", "$input.y"]);
 /// ```
 pub fn from_json<T: Dto>(json: &[u8]) -> Result<T, ApiError> {
-    decode_json(json, "$input")
+    decode_json(json, "$input", None)
 }
 
 /// What a JSON input is, as its refusal names it: `body` with the code
@@ -62,18 +66,36 @@ pub(crate) const BODY: JsonInput = JsonInput {
 };
 
 /// Parses and validates a JSON body (`root` is `$input`), or reports every
-/// problem with it as `400 invalid_body`.
-pub(crate) fn decode_json<T: Dto>(body: &[u8], root: &str) -> Result<T, ApiError> {
-    decode_json_input(body, root, BODY)
+/// problem with it as `400 invalid_body`. `found` is the generated decoder
+/// the route found for `T` where `T` itself does not name one (a generic
+/// DTO, a container).
+pub(crate) fn decode_json<T: Dto>(
+    body: &[u8],
+    root: &str,
+    found: Option<Decoder<T>>,
+) -> Result<T, ApiError> {
+    decode_with(body, root, BODY, T::json_decoder().or(found))
 }
 
 /// Parses and validates one JSON input, `what` naming it in the report.
+#[cfg(feature = "ws")]
 pub(crate) fn decode_json_input<T: Dto>(
     body: &[u8],
     root: &str,
     what: JsonInput,
 ) -> Result<T, ApiError> {
-    if let Some(read) = T::json_decoder()
+    decode_with(body, root, what, T::json_decoder())
+}
+
+/// Parses and validates one JSON input with its generated decoder, if it
+/// has one, else (and to report a refused one) with the reference.
+fn decode_with<T: Dto>(
+    body: &[u8],
+    root: &str,
+    what: JsonInput,
+    decoder: Option<Decoder<T>>,
+) -> Result<T, ApiError> {
+    if let Some(read) = decoder
         && let Ok(value) = read_body(body, read)
     {
         // The generated decoder checked every field as it read it.

@@ -19,8 +19,10 @@ use crate::{
 /// (`$input.files[2].url`). Bodies over the app's limit are refused with
 /// `413` before this runs. A `#[dto]` type's body is read by the decoder
 /// `#[dto]` generated for it, in one pass over the body's bytes, each field
-/// checked as it is read (other types by serde, through simd-json); only
-/// a refused body is read a second time, to list its errors.
+/// checked as it is read (so are generic DTOs whose arguments have
+/// decoders, and containers of such types; other types by serde, through
+/// simd-json); only a refused body is read a second time, to list its
+/// errors.
 ///
 /// ```
 /// use framework::prelude::*;
@@ -61,7 +63,7 @@ impl<T: Dto> FromRequest for TypedBody<T> {
                 refusal::INVALID_BODY.error("body: expected a JSON value, got an empty body")
             );
         }
-        decode_json(&body, "$input").map(TypedBody)
+        decode_json(&body, "$input", cx.json_decoder::<T>()).map(TypedBody)
     }
 }
 

@@ -14,7 +14,9 @@ use http_body_util::{BodyExt, combinators::UnsyncBoxBody};
 
 use crate::{
     body::BoxError,
+    dto::read::Decoder,
     error::{ApiError, refusal},
+    extractor::AnyDecoder,
     shutdown::Shutdown,
 };
 
@@ -54,6 +56,9 @@ pub struct RequestContext {
     body: Option<RequestBody>,
     path_values: Vec<String>,
     shared: Arc<Shared>,
+    /// The generated decoder of the body's type, as the route found it
+    /// (`extractor/body_decoder.rs`).
+    json_decoder: Option<AnyDecoder>,
 }
 
 impl RequestContext {
@@ -68,7 +73,19 @@ impl RequestContext {
             body,
             path_values,
             shared,
+            json_decoder: None,
         }
+    }
+
+    /// The generated decoder of the body's type `T` the route found, if
+    /// any.
+    pub(crate) fn json_decoder<T: 'static>(&self) -> Option<Decoder<T>> {
+        crate::extractor::body_decoder_of(self.json_decoder)
+    }
+
+    /// Sets what [`RequestContext::json_decoder`] finds.
+    pub(crate) fn set_json_decoder(&mut self, decoder: Option<AnyDecoder>) {
+        self.json_decoder = decoder;
     }
 
     /// The request line and headers.

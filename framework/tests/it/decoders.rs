@@ -220,9 +220,10 @@ fn the_types_that_can_have_a_generated_decoder_have_one() {
     assert!(Id::json_decoder().is_some());
     assert!(Color::json_decoder().is_some());
     assert!(Mixed::json_decoder().is_some());
-    // Unions are read by serde, and so are generic types at the top of a
-    // body; as fields, generic types whose parameters have decoders are
-    // read by theirs (a compile-time fact: `Mixed` compiles either way).
+    // Unions are read by serde. A generic type's own `Validate` names no
+    // decoder; where its parameters have decoders, it is read by its own
+    // as a field (a compile-time fact: `Mixed` compiles either way) and at
+    // the top of a route's body (`a_generic_body_at_the_top_..`).
     assert!(Payment::json_decoder().is_none());
     assert!(Wrapper::<u8>::json_decoder().is_none());
     fn decoded_as_a_field<T: framework::__private::json::ReadJson>() {}
@@ -658,4 +659,134 @@ fn a_refused_2_mb_body_costs_no_more_memory_than_the_reference_decoder() {
         generated <= reference + reference / 20,
         "generated decoder first: {generated} KiB, reference alone: {reference} KiB"
     );
+}
+
+/// A number whose reads by the generated decoders are counted: the proof
+/// that a route reads a body by its generated decoder, which gives the
+/// reference's value and so cannot be told apart from it otherwise.
+#[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+struct Counted(u32);
+
+static COUNTED_READS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+impl Validate for Counted {
+    fn is_valid(&self) -> bool {
+        true
+    }
+}
+
+impl framework::__private::ToSchema for Counted {
+    fn schema(registry: &mut framework::__private::Registry) -> framework::__private::Schema {
+        <u32 as framework::__private::ToSchema>::schema(registry)
+    }
+}
+
+impl framework::WriteJson for Counted {
+    fn write_json(&self, out: &mut Vec<u8>) -> Result<(), framework::JsonError> {
+        self.0.write_json(out)
+    }
+}
+
+impl framework::__private::json::ReadJson for Counted {
+    fn read_json(
+        reader: &mut framework::__private::json::Reader<'_>,
+    ) -> framework::__private::json::Read<Self> {
+        COUNTED_READS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        u32::read_json(reader).map(Counted)
+    }
+}
+
+struct GenericBodies;
+
+#[controller("generic")]
+impl GenericBodies {
+    #[typed_route::post("paged")]
+    async fn paged(&self, body: TypedBody<Paged<Counted>>) -> String {
+        let Paged { items, page, .. } = body.into_inner();
+        format!("{} {page}", items.iter().map(|item| item.0).sum::<u32>())
+    }
+
+    #[typed_route::post("list")]
+    async fn list(&self, body: TypedBody<Vec<Counted>>) -> String {
+        body.into_inner().len().to_string()
+    }
+}
+
+/// A generic DTO and a container at the top of a body are read by their
+/// generated decoders, which the route finds where the type is concrete
+/// (the type's own `Validate` cannot name them): each counted item is read
+/// once, by the generated decoder. A refused body gets the reference's
+/// report, and a body type without a decoder (a union) finds none.
+#[tokio::test]
+// The lookup as the route writes it.
+#[allow(clippy::needless_borrow)]
+async fn a_generic_body_at_the_top_is_read_by_its_generated_decoder() {
+    use framework::__private::{BodyDecoder, WithDecoder as _, WithoutDecoder as _};
+    assert!(
+        (&BodyDecoder::<TypedBody<Paged<Id>>>::NEW)
+            .decoder()
+            .is_some()
+    );
+    assert!(
+        (&BodyDecoder::<TypedBody<Outer<Color>>>::NEW)
+            .decoder()
+            .is_some()
+    );
+    assert!(
+        (&BodyDecoder::<TypedBody<Paged<Payment>>>::NEW)
+            .decoder()
+            .is_none()
+    );
+    assert!(
+        (&BodyDecoder::<TypedBody<Payment>>::NEW)
+            .decoder()
+            .is_none()
+    );
+    assert!(
+        (&BodyDecoder::<TypedQuery<Numbers>>::NEW)
+            .decoder()
+            .is_none()
+    );
+
+    let app = App::builder().controller(GenericBodies).build().unwrap();
+    let client = app.test_client();
+    let reads = || COUNTED_READS.load(std::sync::atomic::Ordering::SeqCst);
+    let before = reads();
+    let answer = client
+        .post("/generic/paged")
+        .json(&serde_json::json!({"items": [1, 2, 3], "first": 9, "page": 4}))
+        .send()
+        .await;
+    assert_eq!(
+        (answer.status().as_u16(), answer.text()),
+        (201, "6 4".to_owned())
+    );
+    assert_eq!(reads() - before, 4, "three items and `first`");
+    let before = reads();
+    let answer = client
+        .post("/generic/list")
+        .json(&serde_json::json!([5, 6]))
+        .send()
+        .await;
+    assert_eq!(
+        (answer.status().as_u16(), answer.text()),
+        (201, "2".to_owned())
+    );
+    assert_eq!(reads() - before, 2);
+
+    let refused = client
+        .post("/generic/paged")
+        .json(&serde_json::json!({"items": [1, 2, 3, 4], "page": 0}))
+        .send()
+        .await;
+    assert_eq!(refused.status(), 400);
+    let body: serde_json::Value = refused.json();
+    let paths: Vec<&str> = body["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|issue| issue["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["$input.items", "$input.page"]);
 }

@@ -33,6 +33,9 @@ pub struct Refused;
 #[doc(hidden)]
 pub type Read<T> = Result<T, Refused>;
 
+/// A type's generated decoder, as its [`ReadJson::read_json`].
+pub(crate) type Decoder<T> = fn(&mut Reader<'_>) -> Read<T>;
+
 /// A type `#[dto]` generated a decoder for (and the primitives and
 /// containers the framework implements it for). A value it returns is
 /// valid: `is_valid` holds for it.

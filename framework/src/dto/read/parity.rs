@@ -28,9 +28,10 @@ use crate::dto::{Dto, Random, broken::broken_variants, decode::reference};
 /// ```
 ///
 /// # Errors
-/// What differs; or that `T` has no generated decoder of its own bodies
-/// (a union, or a generic type, whose decoder reads it only as a field;
-/// serde reads it alone), so there is nothing to compare.
+/// What differs; or that `T` names no generated decoder of its own (a
+/// union, which serde reads; or a generic type, whose decoder a route
+/// finds where the type is concrete: check it as a field of a concrete
+/// type), so there is nothing to compare.
 pub fn check_decoders<T: Dto + Debug + PartialEq>(json: &[u8]) -> Result<(), String> {
     let Some(read) = T::json_decoder() else {
         return Err(format!(
