@@ -36,7 +36,7 @@ use crate::{
     observe::{Health, HealthEndpoints, HttpMetrics, LIVENESS_ROUTE, READINESS_ROUTE},
     openapi::OpenApiDocument,
     request::{RequestContext, Shared},
-    route::{BoxFuture, Controller, Handler},
+    route::{Controller, Handler, RouteFuture},
     router::{BuildError, Lookup, Router, describe},
     shutdown::Shutdown,
     versions::{VersionPolicy, Versions},
@@ -50,10 +50,10 @@ pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Serves one request to an endpoint: its request, as the arguments a
 /// handler reads ([`Arguments`]), built where the request is.
-type EndpointFn = Box<dyn Fn(Arguments) -> BoxFuture<Response> + Send + Sync>;
+type EndpointFn = Box<dyn Fn(Arguments) -> RouteFuture + Send + Sync>;
 
 /// Serves one request to an endpoint that reads nothing of it.
-type AnswerFn = Box<dyn Fn() -> BoxFuture<Response> + Send + Sync>;
+type AnswerFn = Box<dyn Fn() -> RouteFuture + Send + Sync>;
 
 /// How an endpoint serves a request.
 enum Serve {
@@ -502,7 +502,9 @@ impl AppBuilder {
             checks_origin: self.cross_origin.checks(meta),
             serve: Serve::Reading(Box::new(move |arguments: Arguments| {
                 let serving = Arc::clone(&serving);
-                Box::pin(async move { serving.answer(arguments.into_context()).await })
+                RouteFuture::from_or_box(
+                    async move { serving.answer(arguments.into_context()).await },
+                )
             })),
             builtin: true,
             operation: String::new(),
@@ -624,7 +626,7 @@ impl AppBuilder {
             self.endpoints.push(builtin(
                 &METRICS_ROUTE,
                 Serve::Ignoring(Box::new(|| {
-                    Box::pin(async { http::Response::new(crate::Body::empty()) })
+                    RouteFuture::from_or_box(async { http::Response::new(crate::Body::empty()) })
                 })),
             ));
             self.endpoints.len() - 1
@@ -643,7 +645,7 @@ impl AppBuilder {
         );
         self.endpoints[index].serve = Serve::Ignoring(Box::new(move || {
             let response = serve.answer();
-            Box::pin(async move { response })
+            RouteFuture::from_or_box(async move { response })
         }));
         Some(metrics)
     }
@@ -652,11 +654,15 @@ impl AppBuilder {
         let endpoints = HealthEndpoints::new(health, self.shared.shutdown.clone());
         self.endpoints.push(builtin(
             &LIVENESS_ROUTE,
-            Serve::Ignoring(Box::new(|| Box::pin(async { HealthEndpoints::liveness() }))),
+            Serve::Ignoring(Box::new(|| {
+                RouteFuture::from_or_box(async { HealthEndpoints::liveness() })
+            })),
         ));
         self.endpoints.push(builtin(
             &READINESS_ROUTE,
-            Serve::Ignoring(Box::new(move || Box::pin(endpoints.clone().readiness()))),
+            Serve::Ignoring(Box::new(move || {
+                RouteFuture::from_or_box(endpoints.clone().readiness())
+            })),
         ));
     }
 
@@ -673,7 +679,7 @@ impl AppBuilder {
                 &OPENAPI_ROUTE,
                 Serve::Ignoring(Box::new(move || {
                     let response = document.document();
-                    Box::pin(async move { response })
+                    RouteFuture::from_or_box(async move { response })
                 })),
             ));
         }
@@ -695,7 +701,7 @@ impl AppBuilder {
                 Serve::Reading(Box::new(move |arguments: Arguments| {
                     let response =
                         documents.answer(arguments.context().path_value(0).unwrap_or_default());
-                    Box::pin(async move { response })
+                    RouteFuture::from_or_box(async move { response })
                 })),
             ));
         }
@@ -710,7 +716,9 @@ impl AppBuilder {
     fn add_docs_page(&mut self, versions: &[(String, String)]) {
         self.endpoints.push(builtin(
             &DOCS_ROUTE,
-            Serve::Ignoring(Box::new(|| Box::pin(async { DocsPage::redirect() }))),
+            Serve::Ignoring(Box::new(|| {
+                RouteFuture::from_or_box(async { DocsPage::redirect() })
+            })),
         ));
         let assets = DocsPage::new(versions);
         self.endpoints.push(builtin(
@@ -718,7 +726,7 @@ impl AppBuilder {
             Serve::Reading(Box::new(move |arguments: Arguments| {
                 let cx = arguments.context();
                 let response = assets.asset(cx.path_value(0).unwrap_or_default());
-                Box::pin(async move { response })
+                RouteFuture::from_or_box(async move { response })
             })),
         ));
     }
@@ -1069,8 +1077,9 @@ impl App {
         };
         let call = match &endpoint.serve {
             Serve::Reading(call) => call,
+            // The request is let go of as this returns, before the
+            // handler's future is first polled.
             Serve::Ignoring(answer) => {
-                drop((parts, body));
                 return ResponseFuture::start(endpoint.meta, head, records, answer);
             }
         };
@@ -1162,6 +1171,7 @@ impl App {
 /// subscriber wants it: without a subscriber at `INFO` this is one load of
 /// tracing's global level filter, and no span is made at all (not even the
 /// disabled span that tracing's `log` feature would report to `log`).
+#[inline]
 fn request_span(parts: &http::request::Parts, operation: &str) -> Option<tracing::Span> {
     use tracing::{Level, level_filters::LevelFilter};
     if tracing::level_filters::STATIC_MAX_LEVEL < Level::INFO
@@ -1169,6 +1179,12 @@ fn request_span(parts: &http::request::Parts, operation: &str) -> Option<tracing
     {
         return None;
     }
+    new_request_span(parts, operation)
+}
+
+/// [`request_span`] once a subscriber may want it.
+#[inline(never)]
+fn new_request_span(parts: &http::request::Parts, operation: &str) -> Option<tracing::Span> {
     let span = tracing::info_span!(
         "request",
         method = %parts.method,

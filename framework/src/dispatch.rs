@@ -26,7 +26,7 @@ use crate::{
     describe::RouteMeta,
     error::{ApiError, ErrorAnswers, answer_error, refusal},
     observe::Observed,
-    route::BoxFuture,
+    route::RouteFuture,
 };
 
 /// What whoever serves a request does with its answer once it is ready,
@@ -47,23 +47,27 @@ impl AnswerHook for () {
     fn answered(self, _response: &mut Response) {}
 }
 
-/// Answers one request; see [`App::handle`](crate::App::handle). `H` is
-/// what the server serving it does with the answer (`AnswerHook`, a
-/// crate-internal door; `()` when the app is called as a tower service).
-#[must_use = "futures do nothing unless polled"]
-pub struct ResponseFuture<H = ()> {
-    state: State,
-    /// Answering `HEAD`: the body is left out, its length kept.
-    head: bool,
-    /// The request's span; `None` when no subscriber wants it, so that a
-    /// request without tracing costs no span work at all.
-    span: Option<tracing::Span>,
-    /// Counting for metrics; `None` when the app has none.
-    observed: Option<Observed>,
-    /// What the server does with the answer; taken when it is ready.
-    hook: Option<H>,
-    /// The app's error contract and headers of HTML pages.
-    answers: Option<Arc<AnswerRules>>,
+pin_project_lite::pin_project! {
+    /// Answers one request; see [`App::handle`](crate::App::handle). `H` is
+    /// what the server serving it does with the answer (`AnswerHook`, a
+    /// crate-internal door; `()` when the app is called as a tower
+    /// service).
+    #[must_use = "futures do nothing unless polled"]
+    pub struct ResponseFuture<H = ()> {
+        #[pin]
+        state: State,
+        // Answering `HEAD`: the body is left out, its length kept.
+        head: bool,
+        // The request's span; `None` when no subscriber wants it, so that
+        // a request without tracing costs no span work at all.
+        span: Option<tracing::Span>,
+        // Counting for metrics; `None` when the app has none.
+        observed: Option<Observed>,
+        // What the server does with the answer; taken when it is ready.
+        hook: Option<H>,
+        // The app's error contract and headers of HTML pages.
+        answers: Option<Arc<AnswerRules>>,
+    }
 }
 
 /// What is recorded of a request besides its answer.
@@ -101,22 +105,29 @@ impl AnswerRules {
     }
 }
 
-enum State {
-    /// Boxed: an answer known at once is the rare path (a refusal, a
-    /// panic), and the box keeps every request's future small, which hyper
-    /// and each service layer move by value.
-    Ready(Option<Box<Response>>),
-    Running {
-        future: BoxFuture<Response>,
-        meta: &'static RouteMeta,
-    },
+pin_project_lite::pin_project! {
+    #[project = StateProjection]
+    enum State {
+        // Boxed: an answer known at once is the rare path (a refusal, a
+        // panic), and the box keeps every request's future small, which
+        // hyper and each service layer move by value.
+        Ready { response: Option<Box<Response>> },
+        // The route's future, kept here (pinned) when it is small.
+        Running {
+            #[pin]
+            future: RouteFuture,
+            meta: &'static RouteMeta,
+        },
+    }
 }
 
 impl<H: AnswerHook> ResponseFuture<H> {
     /// An answer known at once (no handler runs).
     pub(crate) fn ready(response: Response, records: Records<H>) -> Self {
         ResponseFuture {
-            state: State::Ready(Some(Box::new(response))),
+            state: State::Ready {
+                response: Some(Box::new(response)),
+            },
             head: false,
             span: records.span,
             observed: records.observed,
@@ -132,7 +143,7 @@ impl<H: AnswerHook> ResponseFuture<H> {
         meta: &'static RouteMeta,
         head: bool,
         records: Records<H>,
-        start: impl FnOnce() -> BoxFuture<Response>,
+        start: impl FnOnce() -> RouteFuture,
     ) -> Self {
         let Records {
             span,
@@ -148,7 +159,9 @@ impl<H: AnswerHook> ResponseFuture<H> {
             Ok(future) => State::Running { future, meta },
             Err(panic) => {
                 let _entered = span.as_ref().map(tracing::Span::enter);
-                State::Ready(Some(Box::new(panicked(meta, &*panic))))
+                State::Ready {
+                    response: Some(Box::new(panicked(meta, &*panic))),
+                }
             }
         };
         ResponseFuture {
@@ -172,8 +185,8 @@ impl<H: AnswerHook> Future for ResponseFuture<H> {
     type Output = Result<Response, Infallible>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let this = self.get_mut();
-        let mut response = match &this.span {
+        let this = self.project();
+        let mut response = match &*this.span {
             Some(span) => {
                 let _entered = span.enter();
                 std::task::ready!(this.state.poll_answer(cx))
@@ -196,10 +209,10 @@ impl<H: AnswerHook> Future for ResponseFuture<H> {
             pages.apply(response.headers_mut());
         }
         let status = response.status();
-        if let Some(span) = &this.span {
+        if let Some(span) = &*this.span {
             span.record("status", status.as_u16());
         }
-        if this.head {
+        if *this.head {
             response = without_body(response);
         }
         if let Some(observed) = this.observed.take() {
@@ -232,21 +245,22 @@ fn without_body(response: Response) -> Response {
 }
 
 impl State {
-    fn poll_answer(&mut self, cx: &mut Context<'_>) -> Poll<Response> {
-        match self {
-            State::Ready(response) => Poll::Ready(response.take().map_or_else(
+    fn poll_answer(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Response> {
+        match self.as_mut().project() {
+            StateProjection::Ready { response } => Poll::Ready(response.take().map_or_else(
                 || {
                     ApiError::internal("a response future was polled after it completed")
                         .into_response()
                 },
                 |response| *response,
             )),
-            State::Running { future, meta } => {
-                match catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
+            StateProjection::Running { future, meta } => {
+                let meta: &RouteMeta = meta;
+                match catch_unwind(AssertUnwindSafe(|| future.poll(cx))) {
                     Ok(poll) => poll,
                     Err(panic) => {
                         let response = panicked(meta, &*panic);
-                        *self = State::Ready(None);
+                        self.set(State::Ready { response: None });
                         Poll::Ready(response)
                     }
                 }

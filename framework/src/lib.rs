@@ -303,7 +303,7 @@ pub mod __private {
     pub use crate::extractor::{BodyDecoder, WithDecoder, WithoutDecoder};
     pub use crate::extractor::{ViaBody, ViaParts, body_input, part_input, path_param_meta};
     pub use crate::response::{answer_meta, describe_json, json_response, status};
-    pub use crate::route::{BoxFuture, Route};
+    pub use crate::route::{Route, RouteFuture};
     pub use crate::schema::type_label;
     pub use crate::schema::{
         Bounds, CustomCheck, EnumValue, FieldDef, Format, ObjectDef, Registry, Schema, Tag,

@@ -6,16 +6,28 @@ use std::{fmt, future::Future, pin::Pin, sync::Arc};
 
 use crate::{arguments::Arguments, body::Response, describe::RouteMeta};
 
-/// A boxed, sendable future, as handlers return it. Named by generated code.
+/// A boxed, sendable future.
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
+
+/// The bytes of a route's future kept in the request's own future, which
+/// hyper keeps for the connection: a future this small (a handler without
+/// inputs that awaits little) costs no allocation per request.
+const ROUTE_FUTURE_INLINE: usize = 64;
+
+/// A route's future, as the function `#[controller]` generates for it
+/// returns it: kept inline when it is at most [`ROUTE_FUTURE_INLINE`]
+/// bytes, boxed otherwise (`RouteFuture::from_or_box`). Named by
+/// generated code.
+#[doc(hidden)]
+pub type RouteFuture = stackfuture::StackFuture<'static, Response, ROUTE_FUTURE_INLINE>;
 
 /// The function `#[controller]` generates for each route: reads the
 /// handler's arguments from the request and answers.
-pub(crate) type HandlerFn<C> = fn(Arc<C>, Arguments) -> BoxFuture<Response>;
+pub(crate) type HandlerFn<C> = fn(Arc<C>, Arguments) -> RouteFuture;
 
 /// The function `#[controller]` generates for a route whose handler takes
 /// no inputs: it answers without the request.
-pub(crate) type AnswerFn<C> = fn(Arc<C>) -> BoxFuture<Response>;
+pub(crate) type AnswerFn<C> = fn(Arc<C>) -> RouteFuture;
 
 /// How a route is served: from the request's arguments, or without the
 /// request (which the server then lets go of before the handler runs, and

@@ -262,7 +262,7 @@ pub(crate) fn expand(
         let answering = quote_spanned! {answer.span()=> __p::answer(&#meta_name, __o) };
         quote! {
             __p::Route::<Self>::without_request(&#meta_name, |#this| {
-                __p::Box::pin(async move {
+                __p::RouteFuture::from_or_box(async move {
                     let __o = #call.await;
                     #convert
                     #answering
@@ -279,7 +279,7 @@ pub(crate) fn expand(
             __p::reply(&#meta_name, #output, &mut __x)
         };
         quote! {
-            __p::Route::<Self>::new(&#meta_name, |#this, mut __x| __p::Box::pin(async move {
+            __p::Route::<Self>::new(&#meta_name, |#this, mut __x| __p::RouteFuture::from_or_box(async move {
                 #answering
             }))
         }

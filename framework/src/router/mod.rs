@@ -6,6 +6,10 @@ use http::HeaderValue;
 
 use crate::describe::{ApiVersion, HttpMethod, RouteMeta, VersionRange};
 
+mod static_paths;
+
+use static_paths::StaticPaths;
+
 /// Why an app could not be built.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[non_exhaustive]
@@ -135,11 +139,7 @@ pub(crate) struct Router {
     trees: [matchit::Router<usize>; HttpMethod::ALL.len()],
     /// Each method's routes without parameters, by path: what its tree
     /// holds for them, found by one hash lookup.
-    statics: [HashMap<Box<str>, usize, foldhash::fast::RandomState>; HttpMethod::ALL.len()],
-    /// Each method's lengths of those paths, a bit per length (lengths of
-    /// 63 and more share the last): a path of another length, as most of
-    /// those with parameters are, skips the hash.
-    static_lengths: [u64; HttpMethod::ALL.len()],
+    statics: [StaticPaths; HttpMethod::ALL.len()],
     /// The endpoints of each method and path served by versions: each
     /// range with its endpoint.
     versioned: Vec<Box<[(VersionRange, usize)]>>,
@@ -191,12 +191,6 @@ pub(crate) fn group<'a>(
     Ok(groups)
 }
 
-/// The bit of `path`'s length in [`Router::static_lengths`].
-#[inline]
-fn length_bit(path: &str) -> u64 {
-    1 << path.len().min(63)
-}
-
 impl Router {
     /// Builds the table; `routes` are numbered in the order given. Routes
     /// of the same method and path must serve versions no other of them
@@ -207,9 +201,8 @@ impl Router {
         let groups = group(routes)?;
         let mut trees: [matchit::Router<usize>; HttpMethod::ALL.len()] =
             std::array::from_fn(|_| matchit::Router::new());
-        let mut statics: [HashMap<Box<str>, usize, _>; HttpMethod::ALL.len()] =
-            std::array::from_fn(|_| HashMap::default());
-        let mut static_lengths = [0u64; HttpMethod::ALL.len()];
+        let mut statics: [StaticPaths; HttpMethod::ALL.len()] =
+            std::array::from_fn(|_| StaticPaths::default());
         let mut versioned = Vec::new();
         let mut by_pattern: HashMap<(HttpMethod, &str), &RouteMeta> = HashMap::new();
         for group in groups {
@@ -230,15 +223,13 @@ impl Router {
                 return Err(insert_error(err, meta, &by_pattern));
             }
             if !meta.router_path.contains(['{', '}']) {
-                statics[meta.method.index()].insert(meta.router_path.into(), target);
-                static_lengths[meta.method.index()] |= length_bit(meta.router_path);
+                statics[meta.method.index()].insert(meta.router_path, target);
             }
             by_pattern.insert((meta.method, meta.router_path), meta);
         }
         Ok(Router {
             trees,
             statics,
-            static_lengths,
             versioned,
         })
     }
@@ -274,10 +265,8 @@ impl Router {
         method: HttpMethod,
         path: &'p str,
     ) -> Option<(usize, Option<matchit::Params<'r, 'p>>)> {
-        if self.static_lengths[method.index()] & length_bit(path) != 0
-            && let Some(value) = self.statics[method.index()].get(path)
-        {
-            return Some((*value, None));
+        if let Some(value) = self.statics[method.index()].get(path) {
+            return Some((value, None));
         }
         let found = self.trees[method.index()].at(path).ok()?;
         Some((*found.value, Some(found.params)))
@@ -430,9 +419,9 @@ mod tests {
             }
         ));
         for method in HttpMethod::ALL {
-            for (path, value) in &router.statics[method.index()] {
+            for (path, value) in router.statics[method.index()].iter() {
                 let found = router.trees[method.index()].at(path).unwrap();
-                assert_eq!(found.value, value, "{method:?} {path}: the tree differs");
+                assert_eq!(*found.value, value, "{method:?} {path}: the tree differs");
             }
         }
         assert!(matches!(
