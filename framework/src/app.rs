@@ -53,7 +53,7 @@ pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 type EndpointFn = Box<dyn Fn(Arguments) -> RouteFuture + Send + Sync>;
 
 /// Serves one request to an endpoint that reads nothing of it.
-type AnswerFn = Box<dyn Fn() -> RouteFuture + Send + Sync>;
+type WithoutRequestFn = Box<dyn Fn() -> RouteFuture + Send + Sync>;
 
 /// How an endpoint serves a request.
 enum Serve {
@@ -61,7 +61,7 @@ enum Serve {
     Reading(EndpointFn),
     /// Without the request: it is let go of before the handler runs, and no
     /// arguments are built (a handler without inputs, a fixed document).
-    Ignoring(AnswerFn),
+    Ignoring(WithoutRequestFn),
 }
 
 struct Endpoint {

@@ -1,13 +1,15 @@
 //! The future that answers one request: ready at once when routing refuses
 //! it, otherwise the handler's own future, with a panic turned into a 500.
 //! Routes without a body get no future of the framework's around the
-//! handler's: one allocation per request, nothing large moved. The future
-//! is polled in the request's tracing span, which gets the status, and
-//! counts the answer when the app has metrics (a streamed answer once its
-//! body has ended). It hands the answer to an [`AnswerHook`]: the door
-//! through which the server (`server/`) sees answers on its own connections,
-//! resolved at compile time, so that hyper gets this future with no other
-//! around it and the app knows nothing of connections.
+//! handler's, and a route's future of at most 64 bytes (a handler without
+//! inputs) is kept in this one ([`RouteFuture`]): no allocation at all; a
+//! larger one is boxed. The future is polled in the request's tracing
+//! span, which gets the status, and counts the answer when the app has
+//! metrics (a streamed answer once its body has ended). It hands the answer
+//! to an [`AnswerHook`]: the door through which the server (`server/`) sees
+//! answers on its own connections, resolved at compile time, so that hyper
+//! gets this future with no other around it and the app knows nothing of
+//! connections.
 
 use std::{
     any::Any,

@@ -7,7 +7,7 @@ use std::{fmt, future::Future, pin::Pin, sync::Arc};
 use crate::{arguments::Arguments, body::Response, describe::RouteMeta};
 
 /// A boxed, sendable future.
-pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
+pub(crate) type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
 /// The bytes of a route's future kept in the request's own future, which
 /// hyper keeps for the connection: a future this small (a handler without

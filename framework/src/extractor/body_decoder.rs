@@ -11,7 +11,10 @@
 use std::{any::Any, marker::PhantomData};
 
 use super::TypedBody;
-use crate::dto::read::{Decoder, ReadJson};
+use crate::{
+    dto::read::{Decoder, ReadJson},
+    error::ApiError,
+};
 
 /// A [`Decoder`] of some type, to be downcast by the extractor that knows
 /// the type.
@@ -34,6 +37,14 @@ pub trait WithDecoder {
 }
 
 impl<T: ReadJson + 'static> WithDecoder for BodyDecoder<TypedBody<T>> {
+    #[inline]
+    fn decoder(&self) -> Option<AnyDecoder> {
+        Some(&(T::read_json as Decoder<T>))
+    }
+}
+
+/// The same, for a handler that answers a refused body its own way.
+impl<T: ReadJson + 'static> WithDecoder for BodyDecoder<Result<TypedBody<T>, ApiError>> {
     #[inline]
     fn decoder(&self) -> Option<AnyDecoder> {
         Some(&(T::read_json as Decoder<T>))

@@ -734,6 +734,11 @@ async fn a_generic_body_at_the_top_is_read_by_its_generated_decoder() {
             .is_some()
     );
     assert!(
+        (&BodyDecoder::<Result<TypedBody<Paged<Id>>, framework::ApiError>>::NEW)
+            .decoder()
+            .is_some()
+    );
+    assert!(
         (&BodyDecoder::<TypedBody<Paged<Payment>>>::NEW)
             .decoder()
             .is_none()
