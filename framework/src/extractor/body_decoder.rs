@@ -4,22 +4,17 @@
 //! generic `Validate` impl cannot name; the route's code, where the type is
 //! concrete (`TypedBody<Page<Article>>`), looks it up by method resolution
 //! (as a field's decoder is chosen, `dto/read/fallback.rs`) and hands it to
-//! the extractor through the request ([`RequestContext::json_decoder`]).
+//! the extractor through the request (`RequestContext::json_decoder`).
 //! Containers and primitives at the top of a body (`Vec<Article>`, `u32`)
 //! are found the same way.
 
-use std::{any::Any, marker::PhantomData};
+use std::marker::PhantomData;
 
 use super::TypedBody;
 use crate::{
-    dto::read::{Decoder, ReadJson},
+    dto::read::{AnyDecoder, Decoder, ReadJson},
     error::ApiError,
 };
-
-/// A [`Decoder`] of some type, to be downcast by the extractor that knows
-/// the type.
-#[doc(hidden)]
-pub type AnyDecoder = &'static (dyn Any + Send + Sync);
 
 /// A route's body extractor type, as a value to look methods up on.
 #[doc(hidden)]
@@ -62,9 +57,4 @@ impl<P> WithoutDecoder for &BodyDecoder<P> {
     fn decoder(&self) -> Option<AnyDecoder> {
         None
     }
-}
-
-/// The decoder of `T` in `decoder`, if that is what it holds.
-pub(crate) fn of<T: 'static>(decoder: Option<AnyDecoder>) -> Option<Decoder<T>> {
-    decoder?.downcast_ref::<Decoder<T>>().copied()
 }

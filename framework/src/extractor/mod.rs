@@ -34,9 +34,8 @@ pub use bearer::Bearer;
 pub use body::TypedBody;
 #[cfg(feature = "multipart")]
 pub(crate) use body::check_content_type;
-pub(crate) use body_decoder::of as body_decoder_of;
 #[doc(hidden)]
-pub use body_decoder::{AnyDecoder, BodyDecoder, WithDecoder, WithoutDecoder};
+pub use body_decoder::{BodyDecoder, WithDecoder, WithoutDecoder};
 pub use cookie::Cookies;
 pub use file_request::{FileConditions, FileRequest};
 pub(crate) use file_request::{Selection, Validators};

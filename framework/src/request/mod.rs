@@ -14,9 +14,8 @@ use http_body_util::{BodyExt, combinators::UnsyncBoxBody};
 
 use crate::{
     body::BoxError,
-    dto::read::Decoder,
+    dto::read::{AnyDecoder, Decoder, decoder_of},
     error::{ApiError, refusal},
-    extractor::AnyDecoder,
     shutdown::Shutdown,
 };
 
@@ -80,7 +79,7 @@ impl RequestContext {
     /// The generated decoder of the body's type `T` the route found, if
     /// any.
     pub(crate) fn json_decoder<T: 'static>(&self) -> Option<Decoder<T>> {
-        crate::extractor::body_decoder_of(self.json_decoder)
+        decoder_of(self.json_decoder)
     }
 
     /// Sets what [`RequestContext::json_decoder`] finds.

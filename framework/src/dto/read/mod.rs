@@ -36,6 +36,16 @@ pub type Read<T> = Result<T, Refused>;
 /// A type's generated decoder, as its [`ReadJson::read_json`].
 pub(crate) type Decoder<T> = fn(&mut Reader<'_>) -> Read<T>;
 
+/// A [`Decoder`] of some type, found where the type is concrete
+/// (`extractor/body_decoder.rs`), to be downcast where the type is named.
+#[doc(hidden)]
+pub type AnyDecoder = &'static (dyn std::any::Any + Send + Sync);
+
+/// The decoder of `T` in `decoder`, if that is what it holds.
+pub(crate) fn decoder_of<T: 'static>(decoder: Option<AnyDecoder>) -> Option<Decoder<T>> {
+    decoder?.downcast_ref::<Decoder<T>>().copied()
+}
+
 /// A type `#[dto]` generated a decoder for (and the primitives and
 /// containers the framework implements it for). A value it returns is
 /// valid: `is_valid` holds for it.
