@@ -247,6 +247,7 @@ fn without_body(response: Response) -> Response {
 }
 
 impl State {
+    #[inline]
     fn poll_answer(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Response> {
         match self.as_mut().project() {
             StateProjection::Ready { response } => Poll::Ready(response.take().map_or_else(

@@ -274,6 +274,7 @@ impl Router {
 
     /// Finds the endpoint for `method` and `path` in an app without
     /// versions (whose trees hold endpoints only).
+    #[inline]
     pub(crate) fn lookup<'r, 'p>(&'r self, method: &http::Method, path: &'p str) -> Lookup<'r, 'p> {
         if let Some(method) = HttpMethod::from_http(method)
             && let Some((endpoint, params)) = self.find(method, path)

@@ -62,6 +62,7 @@ impl hyper::service::Service<http::Request<Incoming>> for AppService {
     type Error = Infallible;
     type Future = ResponseFuture<OnConnection>;
 
+    #[inline]
     fn call(&self, request: http::Request<Incoming>) -> Self::Future {
         let hook = OnConnection::started(&request, &self.state, self.draining);
         self.app.dispatch(request, hook)
@@ -81,6 +82,7 @@ pub(crate) struct OnConnection {
 
 impl OnConnection {
     /// Counts `request` started on the connection of `state`.
+    #[inline]
     fn started<B>(
         request: &http::Request<B>,
         state: &Arc<ConnectionState>,
@@ -96,6 +98,7 @@ impl OnConnection {
     /// Applies the rules to a ready answer whose body is `complete` (sent at
     /// once) or not (it may stream): for the latter, the [`Finished`] its
     /// body must hold until hyper is done with it.
+    #[inline]
     fn settle<B>(self, response: &mut http::Response<B>, complete: bool) -> Option<Finished> {
         draining::close_if_draining(response, self.draining);
         if response.status() == StatusCode::SWITCHING_PROTOCOLS {
@@ -111,6 +114,7 @@ impl OnConnection {
 }
 
 impl AnswerHook for OnConnection {
+    #[inline]
     fn answered(self, response: &mut Response) {
         let complete = !response.body().is_stream();
         if let Some(finished) = self.settle(response, complete) {
