@@ -369,22 +369,10 @@ mod tests {
     ) -> RouteMeta {
         RouteMeta {
             controller: "Test",
-            handler,
-            operation_id: None,
             method,
-            path,
-            router_path,
-            path_params: &[],
-            inputs: &[],
-            status: 200,
-            responses: |_, _| Vec::new(),
-            errors: &[],
-            answer_errors: Vec::new,
-            summary: "",
-            description: "",
             sdk: true,
             mcp: true,
-            versions: crate::describe::VersionRange::ALL,
+            ..RouteMeta::framework_get(handler, path, router_path)
         }
     }
 
