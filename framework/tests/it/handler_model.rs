@@ -650,3 +650,42 @@ async fn a_handler_without_inputs_runs_after_the_request_is_let_go_of() {
         assert!(dropped.load(std::sync::atomic::Ordering::SeqCst), "{path}");
     }
 }
+
+struct Panics;
+
+#[controller("panics")]
+impl Panics {
+    /// A small future, kept in the request's own.
+    #[typed_route::get("")]
+    async fn without_inputs(&self) -> String {
+        panic!("boom without inputs")
+    }
+
+    /// A larger one, boxed.
+    #[typed_route::get("with/:id")]
+    async fn with_an_input(&self, #[param] id: u32) -> String {
+        if id > 0 {
+            panic!("boom with {id}");
+        }
+        id.to_string()
+    }
+}
+
+/// A handler that panics is answered `500 internal_error`, whether its
+/// future is kept inline or boxed, and the app answers the next request.
+#[tokio::test]
+async fn a_panicking_handler_is_answered_500_and_the_app_goes_on() {
+    let app = App::builder().controller(Panics).build().unwrap();
+    let client = app.test_client();
+    for path in ["/panics", "/panics/with/3"] {
+        let answer = client.get(path).send().await;
+        assert_eq!(answer.status(), 500, "{path}");
+        let problem: serde_json::Value = answer.json();
+        assert_eq!(problem["code"], "internal_error", "{path}: {problem}");
+    }
+    let answer = client.get("/panics/with/0").send().await;
+    assert_eq!(
+        (answer.status().as_u16(), answer.text()),
+        (200, "0".to_owned())
+    );
+}
