@@ -1,43 +1,22 @@
-//! Decimal numbers to `f64` in exact integer arithmetic, for the common
-//! case: at most 19 significant digits and a power of ten the arithmetic
-//! holds exactly. It reads JSON's grammar and declines (`None`) anything
-//! it does not handle, which lexical's parser then reads: it never gives
-//! a value other than the correctly rounded one (tests hold it to lexical
-//! on millions of numbers).
+//! Decimal numbers to `f64`, for the common case: at most 19 significant
+//! digits and a power of ten within ±22. It reads JSON's grammar and
+//! declines (`None`) anything it does not handle, which lexical's parser
+//! then reads: it never gives a value other than the correctly rounded
+//! one (tests hold it to lexical on millions of numbers).
 //!
 //! Why not lexical for everything: a body of floats (the `assert` route's
-//! 1,200 coordinates) spends most of its time there, and reading the
-//! digits eight at a time here costs about half as many instructions per
-//! float (bench/README.md).
-
-/// `10^k` for `k` up to 38, exact.
-const POW10_WIDE: [u128; 39] = {
-    let mut table = [1u128; 39];
-    let mut k = 1;
-    while k < 39 {
-        table[k] = table[k - 1] * 10;
-        k += 1;
-    }
-    table
-};
+//! 1,200 coordinates) spends most of its time here. The digits are read
+//! eight at a time where eight are digits, a branch the processor
+//! predicts, so where the number ends is known before its value is; the
+//! value is one correctly rounded multiplication or division where the
+//! digits and the power are exact as `f64` (Clinger's fast path), else
+//! one 64 × 128-bit product (Eisel and Lemire's): no integer division
+//! (bench/README.md has the measurements).
 
 /// `10^k` up to 22: exact as `f64`.
 const POW10_F64: [f64; 23] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
     1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-];
-
-/// `10^k` up to 8.
-const POW10_U64: [u64; 9] = [
-    1,
-    10,
-    100,
-    1_000,
-    10_000,
-    100_000,
-    1_000_000,
-    10_000_000,
-    100_000_000,
 ];
 
 /// A number read by [`parse`].
@@ -126,58 +105,51 @@ fn power_digits(bytes: &[u8], at: &mut usize) -> Option<i32> {
 }
 
 /// Reads the digits at `at` into `mantissa` (wrapping past 19 digits: the
-/// caller declines those), eight at a time; how many there were.
+/// caller declines those), eight at a time while eight are digits, then
+/// one at a time; how many there were.
 #[inline]
 fn digits(bytes: &[u8], at: &mut usize, mantissa: &mut u64) -> usize {
-    let mut count = 0;
-    loop {
-        let Some(chunk) = bytes.get(*at..).and_then(|rest| rest.first_chunk::<8>()) else {
-            while let Some(digit @ b'0'..=b'9') = bytes.get(*at) {
-                *mantissa = mantissa
-                    .wrapping_mul(10)
-                    .wrapping_add(u64::from(digit - b'0'));
-                *at += 1;
-                count += 1;
-            }
-            return count;
-        };
-        let (value, n) = leading_digits(chunk);
-        *mantissa = mantissa.wrapping_mul(POW10_U64[n]).wrapping_add(value);
-        *at += n;
-        count += n;
-        if n < 8 {
-            return count;
-        }
+    let start = *at;
+    while let Some(value) = bytes
+        .get(*at..)
+        .and_then(|rest| rest.first_chunk::<8>())
+        .and_then(eight_digits)
+    {
+        *mantissa = mantissa.wrapping_mul(100_000_000).wrapping_add(value);
+        *at += 8;
     }
+    while let Some(digit @ b'0'..=b'9') = bytes.get(*at) {
+        *mantissa = mantissa
+            .wrapping_mul(10)
+            .wrapping_add(u64::from(digit - b'0'));
+        *at += 1;
+    }
+    *at - start
 }
 
-/// The decimal digits that start `chunk` (up to all eight), as a number,
-/// and how many there are: one word's arithmetic, no loop.
+/// The value of `chunk` if all eight bytes are decimal digits: one word's
+/// arithmetic, no loop.
 #[inline]
-fn leading_digits(chunk: &[u8; 8]) -> (u64, usize) {
+fn eight_digits(chunk: &[u8; 8]) -> Option<u64> {
     let word = u64::from_le_bytes(*chunk);
     let less = word.wrapping_sub(0x3030_3030_3030_3030);
     let more = word.wrapping_add(0x4646_4646_4646_4646);
     // A byte's high bit is set where it is below `0` or above `9`.
-    let others = (less | more) & 0x8080_8080_8080_8080;
-    let n = (others.trailing_zeros() / 8) as usize;
-    if n == 0 {
-        return (0, 0);
+    if (less | more) & 0x8080_8080_8080_8080 != 0 {
+        return None;
     }
-    // The n digits moved to the top of the word, zeros (as digits) below.
     // Pairs, then quads, then all eight, by multiplications whose
     // overflow lands in bytes that are masked off.
-    let mut value = less << (8 * (8 - n));
-    value = value.wrapping_mul(10).wrapping_add(value >> 8);
+    let mut value = less.wrapping_mul(10).wrapping_add(less >> 8);
     value = (value & 0x0000_00FF_0000_00FF)
         .wrapping_mul(100 + (1_000_000 << 32))
         .wrapping_add(((value >> 16) & 0x0000_00FF_0000_00FF).wrapping_mul(1 + (10_000 << 32)))
         >> 32;
-    (value, n)
+    Some(value)
 }
 
-/// `mantissa × 10^exponent`, correctly rounded, where integer arithmetic
-/// holds it exactly; `None` elsewhere.
+/// `mantissa × 10^exponent`, correctly rounded: Clinger's fast path where
+/// both are exact as `f64`, else [`scaled`]; `None` outside its powers.
 #[inline]
 fn exact(mantissa: u64, exponent: i32) -> Option<f64> {
     if mantissa == 0 {
@@ -193,25 +165,99 @@ fn exact(mantissa: u64, exponent: i32) -> Option<f64> {
             value / POW10_F64[power]
         });
     }
-    if exponent >= 0 {
-        // Below 2^64 × 10^19 < 2^128: exact; the cast rounds to nearest,
-        // ties to even.
-        return (power <= 19).then(|| (u128::from(mantissa) * POW10_WIDE[power]) as f64);
+    scaled(mantissa, exponent)
+}
+
+/// The powers of ten [`scaled`] multiplies by.
+const LEAST_POWER: i32 = -22;
+const GREATEST_POWER: i32 = 22;
+
+/// `5^q` for `q` in `LEAST_POWER..=GREATEST_POWER`, normalised to 128 bits
+/// (the highest bit set), as (high word, low word): exact for `q >= 0`
+/// (`5^22 < 2^64`), one more than the truncated quotient `2^b / 5^-q`
+/// below (Lemire, "Number Parsing at a Gigabyte per Second", section 5).
+const POW5: [(u64, u64); 45] = {
+    let mut table = [(0, 0); 45];
+    let mut q = LEAST_POWER;
+    while q <= GREATEST_POWER {
+        let five = 5u128.pow(q.unsigned_abs());
+        let value = if q >= 0 {
+            five << five.leading_zeros()
+        } else {
+            // The smallest z with 2^z >= 5^-q; 2^(z + 127) / 5^-q is
+            // then in [2^127, 2^128).
+            let z = 128 - (five - 1).leading_zeros();
+            quotient_of_power_of_two(z + 127, five) + 1
+        };
+        table[(q - LEAST_POWER) as usize] = ((value >> 64) as u64, value as u64);
+        q += 1;
     }
-    if power > 21 {
+    table
+};
+
+/// `floor(2^n / divisor)`, for a quotient below 2^128: binary long
+/// division, one bit of the quotient per bit of the dividend.
+const fn quotient_of_power_of_two(n: u32, divisor: u128) -> u128 {
+    let mut quotient = 0u128;
+    let mut remainder = 1u128;
+    let mut bit = 0;
+    while bit < n {
+        remainder <<= 1;
+        quotient <<= 1;
+        if remainder >= divisor {
+            remainder -= divisor;
+            quotient |= 1;
+        }
+        bit += 1;
+    }
+    quotient
+}
+
+/// `mantissa × 10^exponent` correctly rounded by Eisel and Lemire's
+/// method: one 64 × 128-bit product with a normalised power of five,
+/// which for these powers (|exponent| <= 22, within the range where the
+/// product decides every rounding) is enough; `None` outside that range.
+#[inline]
+fn scaled(mantissa: u64, exponent: i32) -> Option<f64> {
+    const SIGNIFICAND_BITS: u32 = 52;
+    // The significand, one bit to round by, and one the product may lack.
+    const PRECISION: u32 = SIGNIFICAND_BITS + 3;
+    if mantissa == 0 || !(LEAST_POWER..=GREATEST_POWER).contains(&exponent) {
         return None;
     }
-    // mantissa / 10^power: the mantissa shifted to the top of 128 bits,
-    // divided. The quotient has at least 55 bits (10^21 < 2^70), so a
-    // remainder folded into its lowest bit (below the rounding bit)
-    // rounds the cast exactly as the true quotient rounds.
-    let shift = mantissa.leading_zeros() + 64;
-    let scaled = u128::from(mantissa) << shift;
-    let divisor = POW10_WIDE[power];
-    let quotient = (scaled / divisor) | u128::from(!scaled.is_multiple_of(divisor));
-    // Scaling back by 2^-shift is exact: the value is a normal float.
-    let scale = f64::from_bits((1023 - u64::from(shift)) << 52);
-    Some(quotient as f64 * scale)
+    let shift = mantissa.leading_zeros();
+    let normalised = mantissa << shift;
+    let (high_five, low_five) = POW5[(exponent - LEAST_POWER) as usize];
+    let product = u128::from(normalised) * u128::from(high_five);
+    let (mut high, mut low) = ((product >> 64) as u64, product as u64);
+    let mask = u64::MAX >> PRECISION;
+    if high & mask == mask {
+        // The bits below might carry into the ones kept: add them.
+        let below = ((u128::from(normalised) * u128::from(low_five)) >> 64) as u64;
+        low = low.wrapping_add(below);
+        high += u64::from(below > low);
+    }
+    let top = (high >> 63) as u32;
+    let kept = top + 64 - PRECISION;
+    let mut significand = high >> kept;
+    // Exactly half-way between two floats, the lower one even (possible
+    // only where the product is exact, section 6): not rounded up.
+    if low <= 1 && exponent >= -4 && significand & 3 == 1 && significand << kept == high {
+        significand &= !1;
+    }
+    // floor(log2(10^exponent)) + 63, exact over this range.
+    let power = ((exponent * (152_170 + 65_536)) >> 16) + 63;
+    let mut biased = power + top as i32 - shift as i32 + 1023;
+    significand += significand & 1;
+    significand >>= 1;
+    if significand >= 2 << SIGNIFICAND_BITS {
+        significand = 1 << SIGNIFICAND_BITS;
+        biased += 1;
+    }
+    significand &= !(1 << SIGNIFICAND_BITS);
+    Some(f64::from_bits(
+        significand | (biased as u64) << SIGNIFICAND_BITS,
+    ))
 }
 
 #[cfg(test)]
@@ -279,6 +325,32 @@ mod tests {
         // A quarter are shortest forms of any float: most have exponents
         // beyond 10^±22, left to lexical.
         assert!(read > 200_000, "{read}");
+    }
+
+    /// The product with a power of five rounds as lexical does for every
+    /// power it covers: 20,000 mantissas of 1 to 19 digits for each (and
+    /// the ones around 2^53 and 10^k, where rounding turns).
+    #[test]
+    fn products_with_powers_of_five_round_as_lexical_does() {
+        let mut rng = SmallRng::seed_from_u64(22);
+        for exponent in super::LEAST_POWER..=super::GREATEST_POWER {
+            let edges = (0..19).flat_map(|k| [10u64.pow(k) - 1, 10u64.pow(k), 10u64.pow(k) + 1]);
+            let near =
+                ((1u64 << 53) - 2..(1 << 53) + 3).chain([u64::MAX / 2, 9_999_999_999_999_999_999]);
+            let random = (0..20_000).map(|_| {
+                let digits = rng.random_range(1..=19u32);
+                rng.random_range(10u64.pow(digits - 1)..=10u64.pow(digits) - 1)
+            });
+            for mantissa in edges
+                .chain(near)
+                .chain(random)
+                .filter(|&mantissa| mantissa > 0)
+            {
+                let text = format!("{mantissa}e{exponent}");
+                let value = super::scaled(mantissa, exponent).map(f64::to_bits);
+                assert_eq!(value, lexical(&text).map(|read| read.0), "{text}");
+            }
+        }
     }
 
     #[test]

@@ -77,9 +77,10 @@ impl Reader<'_> {
     }
 
     /// A number with a fraction or exponent in JSON's grammar, correctly
-    /// rounded: the common case in exact integer arithmetic ([`decimal`]),
-    /// anything else by lexical's parser (JSON's format: digits on both
-    /// sides of the point, no `+` before the number, no leading zeros).
+    /// rounded: the common case by [`decimal`] (up to 19 digits, a power of
+    /// ten within ±22), anything else by lexical's parser (JSON's format:
+    /// digits on both sides of the point, no `+` before the number, no
+    /// leading zeros).
     fn float(&mut self) -> Read<f64> {
         match decimal::parse(self.rest()) {
             Some(read) => {
