@@ -105,8 +105,11 @@ fn power_digits(bytes: &[u8], at: &mut usize) -> Option<i32> {
 }
 
 /// Reads the digits at `at` into `mantissa` (wrapping past 19 digits: the
-/// caller declines those), eight at a time while eight are digits, then
-/// one at a time; how many there were.
+/// caller declines those), eight at a time while eight are digits, four
+/// if four are, then one at a time; how many there were. The checks are
+/// branches the processor predicts, so where the number ends does not
+/// wait for the arithmetic, and a float's 13 to 17 digits take few
+/// single steps (each run of them ends in a mispredicted branch).
 #[inline]
 fn digits(bytes: &[u8], at: &mut usize, mantissa: &mut u64) -> usize {
     let start = *at;
@@ -118,6 +121,14 @@ fn digits(bytes: &[u8], at: &mut usize, mantissa: &mut u64) -> usize {
         *mantissa = mantissa.wrapping_mul(100_000_000).wrapping_add(value);
         *at += 8;
     }
+    if let Some(value) = bytes
+        .get(*at..)
+        .and_then(|rest| rest.first_chunk::<4>())
+        .and_then(four_digits)
+    {
+        *mantissa = mantissa.wrapping_mul(10_000).wrapping_add(value);
+        *at += 4;
+    }
     while let Some(digit @ b'0'..=b'9') = bytes.get(*at) {
         *mantissa = mantissa
             .wrapping_mul(10)
@@ -125,6 +136,21 @@ fn digits(bytes: &[u8], at: &mut usize, mantissa: &mut u64) -> usize {
         *at += 1;
     }
     *at - start
+}
+
+/// The value of `chunk` if all four bytes are decimal digits, as
+/// [`eight_digits`] reads eight.
+#[inline]
+fn four_digits(chunk: &[u8; 4]) -> Option<u64> {
+    let word = u32::from_le_bytes(*chunk);
+    let less = word.wrapping_sub(0x3030_3030);
+    let more = word.wrapping_add(0x4646_4646);
+    if (less | more) & 0x8080_8080 != 0 {
+        return None;
+    }
+    let value = less.wrapping_mul(10).wrapping_add(less >> 8);
+    let value = (value & 0x00FF) * 100 + ((value >> 16) & 0x00FF);
+    Some(u64::from(value))
 }
 
 /// The value of `chunk` if all eight bytes are decimal digits: one word's
