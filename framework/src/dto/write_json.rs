@@ -163,7 +163,7 @@ macro_rules! integers {
         impl WriteJson for $ty {
             #[inline]
             fn write_json(&self, out: &mut Vec<u8>) -> Result<(), JsonError> {
-                push_short(out, itoa::Buffer::new().format(*self).as_bytes());
+                out.extend_from_slice(itoa::Buffer::new().format(*self).as_bytes());
                 Ok(())
             }
 
@@ -177,37 +177,13 @@ macro_rules! integers {
 
 integers!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
-/// Appends `text`, a number's digits (at most 24 bytes, as zmij and itoa
-/// write them), by fixed-size copies the compiler makes into a few moves:
-/// a copy of a length known only at run time is a call to `memcpy`, which
-/// costs more than these few bytes (a float's copy was a fifth of its
-/// write).
-#[inline]
-fn push_short(out: &mut Vec<u8>, text: &[u8]) {
-    let length = text.len();
-    if !(8..=24).contains(&length) {
-        out.extend_from_slice(text);
-        return;
-    }
-    let start = out.len();
-    out.extend_from_slice(&[0; 24]);
-    let written = &mut out[start..start + length];
-    // Three overlapping words cover any length from 8 to 24.
-    written[..8].copy_from_slice(&text[..8]);
-    written[length - 8..].copy_from_slice(&text[length - 8..]);
-    if length > 16 {
-        written[8..16].copy_from_slice(&text[8..16]);
-    }
-    out.truncate(start + length);
-}
-
 macro_rules! floats {
     ($($ty:ty),*) => {$(
         impl WriteJson for $ty {
             #[inline]
             fn write_json(&self, out: &mut Vec<u8>) -> Result<(), JsonError> {
                 if self.is_finite() {
-                    push_short(out, zmij::Buffer::new().format_finite(*self).as_bytes());
+                    out.extend_from_slice(zmij::Buffer::new().format_finite(*self).as_bytes());
                 } else {
                     write_null(out);
                 }
