@@ -6,7 +6,8 @@
 //! tokio for every request head a connection reads (measured: about 550
 //! instructions per request). Here a connection has one tokio timer, which
 //! ticks every quarter of the timeout, and a request costs two plain stores
-//! and a reference count: the connection closes once it has waited for a
+//! (its answer finds the state in scope while the connection is polled:
+//! `polled.rs`): the connection closes once it has waited for a
 //! request head (idle, or a head arriving too slowly) for at least the
 //! timeout and less than 1.25 times it.
 //!
@@ -22,7 +23,7 @@ use std::{
 
 use tokio::time::{Instant, Sleep};
 
-use super::state::ConnectionState;
+use super::{polled, state::ConnectionState};
 use crate::body::BoxError;
 
 /// How many ticks a timeout is split into: a connection is closed at the
@@ -65,7 +66,8 @@ impl Future for Connection {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Ended> {
         let this = self.get_mut();
-        if let Poll::Ready(result) = this.inner.as_mut().poll(cx) {
+        let served = polled::polling(&this.state, || this.inner.as_mut().poll(cx));
+        if let Poll::Ready(result) = served {
             return Poll::Ready(Ended::Served(result));
         }
         // hyper waits: for input, a handler or a streamed body. Only a read

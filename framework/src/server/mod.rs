@@ -27,6 +27,7 @@ mod draining;
 mod graceful;
 mod lingering;
 mod malformed;
+mod polled;
 mod protocol;
 mod served;
 mod service;

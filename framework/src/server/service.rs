@@ -26,7 +26,7 @@ use http_body::{Frame, SizeHint};
 use hyper::body::Incoming;
 
 use super::{
-    draining,
+    draining, polled,
     state::{ConnectionState, Finished},
 };
 use crate::{
@@ -75,9 +75,17 @@ impl hyper::service::Service<http::Request<Incoming>> for AppService {
 /// `101`. The one implementation of these rules, for the app's own service
 /// and for layered ones.
 pub(crate) struct OnConnection {
-    state: Arc<ConnectionState>,
-    /// `None` for HTTP/2.
-    draining: Option<&'static AtomicBool>,
+    protocol: Protocol,
+}
+
+/// How a request's answer reaches its connection's state.
+enum Protocol {
+    /// HTTP/1, with the server's draining flag: hyper polls the answer
+    /// within its connection's poll, where the state is in scope
+    /// (`polled.rs`), so the answer holds no reference count.
+    Http1(&'static AtomicBool),
+    /// HTTP/2: each request's future runs in a task of its own.
+    Http2(Arc<ConnectionState>),
 }
 
 impl OnConnection {
@@ -89,10 +97,11 @@ impl OnConnection {
         draining: &'static AtomicBool,
     ) -> Self {
         state.request_started();
-        OnConnection {
-            state: Arc::clone(state),
-            draining: draining::for_request(request, draining),
-        }
+        let protocol = match draining::for_request(request, draining) {
+            Some(draining) => Protocol::Http1(draining),
+            None => Protocol::Http2(Arc::clone(state)),
+        };
+        OnConnection { protocol }
     }
 
     /// Applies the rules to a ready answer whose body is `complete` (sent at
@@ -100,15 +109,27 @@ impl OnConnection {
     /// body must hold until hyper is done with it.
     #[inline]
     fn settle<B>(self, response: &mut http::Response<B>, complete: bool) -> Option<Finished> {
-        draining::close_if_draining(response, self.draining);
-        if response.status() == StatusCode::SWITCHING_PROTOCOLS {
-            self.state.set_upgraded();
-        }
-        if complete {
-            self.state.request_finished();
-            None
-        } else {
-            Some(Finished::new(self.state))
+        let upgraded = response.status() == StatusCode::SWITCHING_PROTOCOLS;
+        let settle = |state: &Arc<ConnectionState>| {
+            if upgraded {
+                state.set_upgraded();
+            }
+            if complete {
+                state.request_finished();
+                None
+            } else {
+                Some(Finished::new(Arc::clone(state)))
+            }
+        };
+        match self.protocol {
+            Protocol::Http1(draining) => {
+                draining::close_if_draining(response, Some(draining));
+                polled::with(|state| {
+                    debug_assert!(state.is_some(), "an HTTP/1 answer outside its connection");
+                    state.and_then(settle)
+                })
+            }
+            Protocol::Http2(state) => settle(&state),
         }
     }
 }
