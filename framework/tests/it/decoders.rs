@@ -551,6 +551,29 @@ fn the_nesting_limit_is_the_same_both_ways() {
     assert!(framework::from_json::<Tree>(tree(MAX_JSON_DEPTH / 2 + 1).as_bytes()).is_err());
 }
 
+/// A struct's decoder reads its object a second, general way where the
+/// body is not written as a serializer writes it; a value refused that way
+/// refuses the body at once, so a refusal deep inside nested objects costs
+/// one more reading of its own object, not one more at every level around
+/// it (2^62 readings of this tree).
+#[test]
+fn a_refusal_deep_in_nested_objects_is_not_read_again_at_every_level() {
+    let levels = MAX_JSON_DEPTH / 2 - 1;
+    let json = tree(levels).replacen(r#""label":"leaf""#, r#""label":1"#, 1);
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(framework::from_json::<Tree>(json.as_bytes()).is_err());
+    });
+    let refused = finished.recv_timeout(std::time::Duration::from_secs(60));
+    assert_eq!(refused, Ok(true), "the body is refused, and in time");
+    agree_on!(
+        tree(levels)
+            .replacen(r#""label":"x""#, r#""label" :"x""#, 1)
+            .as_bytes(),
+        Tree
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 

@@ -96,13 +96,18 @@ fn check_tags(info: &FieldInfo, value: &TokenStream) -> TokenStream {
     }}
 }
 
-/// The body of a named struct's decoder: its object's members, each field
-/// read once and checked, unknown properties skipped (or refused when
-/// `strict`), then absent fields defaulted or refused.
+/// The body of a named struct's decoder: first the object as serializers
+/// write it (every field, in declaration order: [`in_order`]); where the
+/// body differs, its members in any order, each field read once and
+/// checked, unknown properties skipped (or refused when `strict`), then
+/// absent fields defaulted or refused. A refusal by the second reading is
+/// final (`Reader::refuse`), so no decoder around it reads its object
+/// again.
 pub(super) fn for_struct(infos: &[FieldInfo], strict: bool) -> Decoder {
     let json = json();
     let read: Vec<&FieldInfo> = infos.iter().filter(|info| !info.skip).collect();
     let slots: Vec<Ident> = (0..read.len()).map(|i| format_ident!("__f{}", i)).collect();
+    let readers: Vec<Ident> = (0..read.len()).map(|i| format_ident!("__r{}", i)).collect();
     let keys = read.iter().map(|info| {
         let quoted = syn::LitByteStr::new(
             format!("\"{}\":", info.wire).as_bytes(),
@@ -110,15 +115,15 @@ pub(super) fn for_struct(infos: &[FieldInfo], strict: bool) -> Decoder {
         );
         quote!(#json::FieldKey::new(#quoted))
     });
+    let field_readers = read
+        .iter()
+        .zip(&readers)
+        .map(|(info, reader)| field_reader(info, reader));
     let declare = read.iter().zip(&slots).map(|(info, slot)| {
         let ty = &info.ty;
         quote!(let mut #slot: ::core::option::Option<#ty> = ::core::option::Option::None;)
     });
-    let arms = read
-        .iter()
-        .zip(&slots)
-        .enumerate()
-        .map(|(index, (info, slot))| field_arm(index, info, slot));
+    let arms = (0..read.len()).map(|index| field_arm(index, &slots[index], &readers[index]));
     let mut slot_of = slots.iter();
     let members = infos.iter().map(|info| {
         let member = &info.member;
@@ -137,23 +142,72 @@ pub(super) fn for_struct(infos: &[FieldInfo], strict: bool) -> Decoder {
         })
         .map(|info| info.ty.clone())
         .collect();
+    let in_order = in_order(infos, &slots, &readers);
     let body = quote! {
         const __FIELDS: &[#json::FieldKey] = &[#(#keys),*];
-        #(#declare)*
-        __reader.object_of(__FIELDS, #strict, |__reader, __index| {
-            match __index {
-                #(#arms)*
-                _ => ::core::result::Result::Err(#json::Refused),
-            }
-        })?;
-        ::core::result::Result::Ok(Self { #(#members),* })
+        #(#field_readers)*
+        let __mark = __reader.mark();
+        if let ::core::result::Result::Ok(__value) = #in_order {
+            return ::core::result::Result::Ok(__value);
+        }
+        __reader.back(__mark)?;
+        let __read = (|__reader: &mut #json::Reader<'_>|
+            -> ::core::result::Result<Self, #json::Refused> {
+            #(#declare)*
+            __reader.object_of(__FIELDS, #strict, |__reader, __index| {
+                match __index {
+                    #(#arms)*
+                    _ => ::core::result::Result::Err(#json::Refused),
+                }
+            })?;
+            ::core::result::Result::Ok(Self { #(#members),* })
+        })(__reader);
+        __reader.refuse(__read)
     };
     Decoder { body, defaulted }
 }
 
-/// The arm reading the field of `index` into `slot`.
-fn field_arm(index: usize, info: &FieldInfo, slot: &Ident) -> TokenStream {
+/// The object read as a serializer writes it: `{`, each field's key and
+/// value in declaration order, `}`; any other body is `Err` here (and
+/// read the general way). `slots` and `readers` are the read fields'.
+fn in_order(infos: &[FieldInfo], slots: &[Ident], readers: &[Ident]) -> TokenStream {
     let json = json();
+    let steps = readers
+        .iter()
+        .zip(slots)
+        .enumerate()
+        .map(|(index, (reader, slot))| {
+            let first = index == 0;
+            quote! {
+                __reader.key(&__FIELDS[#index], #first)?;
+                let #slot = #reader(__reader)?;
+            }
+        });
+    let mut slot_of = slots.iter();
+    let members = infos.iter().map(|info| {
+        let member = &info.member;
+        let slot = if info.skip { None } else { slot_of.next() };
+        let value = match slot {
+            Some(slot) => quote!(#slot),
+            None => default_value(info),
+        };
+        quote!(#member: #value)
+    });
+    quote! {
+        (|__reader: &mut #json::Reader<'_>|
+            -> ::core::result::Result<Self, #json::Refused> {
+            __reader.open_object()?;
+            #(#steps)*
+            __reader.close_object()?;
+            ::core::result::Result::Ok(Self { #(#members),* })
+        })(__reader)
+    }
+}
+
+/// `let #reader = |reader| ..`: reads a field's value and checks it.
+fn field_reader(info: &FieldInfo, reader: &Ident) -> TokenStream {
+    let json = json();
+    let ty = &info.ty;
     let value = if info.optional {
         // `#[optional] x: Option<T>`: a present property is a `T`.
         let inner = option_inner(&info.ty).unwrap_or(&info.ty);
@@ -165,13 +219,24 @@ fn field_arm(index: usize, info: &FieldInfo, slot: &Ident) -> TokenStream {
     };
     let check = check_tags(info, &quote!(__value));
     quote! {
+        let #reader = |__reader: &mut #json::Reader<'_>|
+            -> ::core::result::Result<#ty, #json::Refused> {
+            let __value = #value;
+            #check
+            ::core::result::Result::Ok(__value)
+        };
+    }
+}
+
+/// The arm reading the field of `index` into `slot` with `reader`.
+fn field_arm(index: usize, slot: &Ident, reader: &Ident) -> TokenStream {
+    let json = json();
+    quote! {
         #index => {
             if #slot.is_some() {
                 return ::core::result::Result::Err(#json::Refused);
             }
-            let __value = #value;
-            #check
-            #slot = ::core::option::Option::Some(__value);
+            #slot = ::core::option::Option::Some(#reader(__reader)?);
             ::core::result::Result::Ok(())
         }
     }

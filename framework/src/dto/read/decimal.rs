@@ -70,7 +70,8 @@ pub(super) fn parse(bytes: &[u8]) -> Option<Decimal> {
     }
     let value = exact(mantissa, exponent)?;
     Some(Decimal {
-        value: if negative { -value } else { value },
+        // The sign bit set without a branch (a body's signs are random).
+        value: f64::from_bits(value.to_bits() | u64::from(negative) << 63),
         used: at,
         integer,
     })

@@ -94,11 +94,19 @@ impl<T: ReadJson> ReadJson for Box<T> {
     }
 }
 
+/// The items in order; after the first, the vector reserves room for as
+/// many as the rest of the body likely holds ([`Reader::capacity_for`]).
 impl<T: ReadJson> ReadJson for Vec<T> {
     fn read_json(reader: &mut Reader<'_>) -> Read<Self> {
         let mut items = Vec::new();
         reader.array(|reader| {
-            items.push(T::read_json(reader)?);
+            let start = reader.position();
+            let item = T::read_json(reader)?;
+            if items.capacity() == 0 {
+                let more = reader.capacity_for(reader.position() - start, size_of::<T>());
+                items.reserve_exact(more + 1);
+            }
+            items.push(item);
             Ok(())
         })?;
         Ok(items)
@@ -134,5 +142,47 @@ impl<V: ReadJson, S: BuildHasher + Default> ReadJson for HashMap<String, V, S> {
         let mut map = HashMap::default();
         members(reader, |key, value| map.insert(key, value).is_none())?;
         Ok(map)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{ReadJson, read_body};
+
+    #[test]
+    fn the_vector_of_an_array_of_like_items_is_allocated_once() {
+        let body = format!(
+            "[{}]",
+            (1000..1100)
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let items = read_body(body.as_bytes(), Vec::<u32>::read_json).unwrap();
+        assert_eq!(items.len(), 100);
+        assert_eq!(items.capacity(), 100);
+    }
+
+    /// `[[1],[2],..]`: each inner array sees the whole rest of the body,
+    /// which would hold a million of its items; the first reserves what
+    /// the body's length allows, the others nothing ahead.
+    #[test]
+    fn what_arrays_reserve_ahead_adds_up_to_at_most_the_bodys_length() {
+        let count = 100_000;
+        let body = format!(
+            "[{}]",
+            (0..count)
+                .map(|n| format!("[{}]", n % 10))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let arrays = read_body(body.as_bytes(), Vec::<Vec<u64>>::read_json).unwrap();
+        assert_eq!(arrays.len(), count);
+        let reserved: usize = arrays.iter().map(|items| items.capacity() * 8).sum();
+        assert!(
+            reserved <= body.len() + 8 * count,
+            "{reserved} bytes reserved for a body of {}",
+            body.len()
+        );
     }
 }

@@ -16,6 +16,10 @@ pub struct FieldKey {
     word: u64,
     /// The bits of `word` that hold the key.
     mask: u64,
+    /// The first eight bytes of the key after a comma (`,"name":`).
+    comma_word: u64,
+    /// The bits of `comma_word` that hold the comma and key.
+    comma_mask: u64,
     /// Whether a body writes the name as it is (no escapes in it), so that
     /// it can be matched as bytes.
     verbatim: bool,
@@ -35,6 +39,12 @@ impl FieldKey {
         } else {
             (1 << (8 * quoted.len())) - 1
         };
+        let comma_word = (word << 8 | b',' as u64) & (mask << 8 | 0xFF);
+        let comma_mask = if quoted.len() >= 7 {
+            u64::MAX
+        } else {
+            (1 << (8 * (quoted.len() + 1))) - 1
+        };
         let mut verbatim = true;
         let mut at = 1;
         while at + 2 < quoted.len() {
@@ -47,6 +57,8 @@ impl FieldKey {
             quoted,
             word,
             mask,
+            comma_word,
+            comma_mask,
             verbatim,
         }
     }
@@ -70,6 +82,21 @@ impl FieldKey {
             None => bytes.starts_with(self.quoted),
         }
     }
+
+    /// Whether `bytes` starts with a comma and this key (`,"name":`).
+    #[inline]
+    fn follows_comma(&self, bytes: &[u8]) -> bool {
+        if !self.verbatim {
+            return false;
+        }
+        match bytes.first_chunk::<8>() {
+            Some(head) => {
+                u64::from_le_bytes(*head) & self.comma_mask == self.comma_word
+                    && (self.quoted.len() < 8 || bytes[8..].starts_with(&self.quoted[7..]))
+            }
+            None => bytes.first() == Some(&b',') && bytes[1..].starts_with(self.quoted),
+        }
+    }
 }
 
 /// A JSON body being read. Every method refuses what simd-json (the
@@ -80,6 +107,21 @@ pub struct Reader<'a> {
     at: usize,
     /// Arrays and objects open around the position.
     depth: usize,
+    /// Bytes the arrays read so far may still reserve ahead of their items
+    /// ([`Reader::capacity_for`]): the body's length at first.
+    reservable: usize,
+    /// A value was refused by a full reading of it ([`Reader::refuse`]):
+    /// the body is refused, and no shortcut is retried.
+    refused: bool,
+}
+
+/// A position to go back to when a shortcut does not fit the body
+/// ([`Reader::mark`]).
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct Mark {
+    at: usize,
+    depth: usize,
 }
 
 impl<'a> Reader<'a> {
@@ -89,7 +131,108 @@ impl<'a> Reader<'a> {
             bytes,
             at: 0,
             depth: 0,
+            reservable: bytes.len(),
+            refused: false,
         }
+    }
+
+    /// The position and nesting, to come back to with [`Reader::back`].
+    #[inline]
+    pub fn mark(&self) -> Mark {
+        Mark {
+            at: self.at,
+            depth: self.depth,
+        }
+    }
+
+    /// Back to `mark`, after a shortcut that does not fit the body, unless
+    /// a value was refused for good: then the body is refused (`Err`).
+    ///
+    /// A struct's decoder first reads its object as a serializer writes it
+    /// (every field, in order), then, where the body differs, the general
+    /// way. A value refused by the general way refuses the body, so every
+    /// decoder around it refuses at once instead of reading its object
+    /// again (which, at each of the nesting levels, would double the work).
+    #[inline]
+    pub fn back(&mut self, mark: Mark) -> Read<()> {
+        if self.refused {
+            return Err(Refused);
+        }
+        self.at = mark.at;
+        self.depth = mark.depth;
+        Ok(())
+    }
+
+    /// `read`, the general reading of a value; if it refuses, the body is
+    /// refused for good ([`Reader::back`]).
+    #[inline]
+    pub fn refuse<T>(&mut self, read: Read<T>) -> Read<T> {
+        self.refused |= read.is_err();
+        read
+    }
+
+    /// Opens an object (its `{`).
+    #[inline]
+    pub fn open_object(&mut self) -> Read<()> {
+        self.open(b'{')
+    }
+
+    /// The key of `field` next: the first member's, or after a comma the
+    /// next one's. Without whitespace around the comma (as serializers
+    /// write) it is one comparison of eight bytes for a short key.
+    #[inline(always)]
+    pub fn key(&mut self, field: &FieldKey, first: bool) -> Read<()> {
+        let rest = self.rest();
+        let compact = if first {
+            field.starts(rest)
+        } else {
+            field.follows_comma(rest)
+        };
+        if compact {
+            self.at += field.quoted.len() + usize::from(!first);
+            return Ok(());
+        }
+        self.spaced_key(field, first)
+    }
+
+    /// [`Reader::key`] with whitespace before the key or the comma.
+    #[cold]
+    #[inline(never)]
+    fn spaced_key(&mut self, field: &FieldKey, first: bool) -> Read<()> {
+        if !first {
+            self.eat(b',')?;
+        }
+        self.skip_whitespace();
+        if field.starts(self.rest()) {
+            self.at += field.quoted.len();
+            Ok(())
+        } else {
+            Err(Refused)
+        }
+    }
+
+    /// Closes an object (its `}`).
+    #[inline]
+    pub fn close_object(&mut self) -> Read<()> {
+        self.eat(b'}')?;
+        self.depth -= 1;
+        Ok(())
+    }
+
+    /// How many more items of `size` bytes an array whose first item took
+    /// `used` bytes of the body is likely to hold, as the rest of the body
+    /// would hold items like it: a vector reserves that once instead of
+    /// growing (and moving its items) several times. What every array
+    /// reserves this way adds up to no more than the body's length, so a
+    /// body that misleads it (`[[1],[2],..]`, whose inner arrays each see
+    /// the whole rest) costs at most its own size once more.
+    pub(super) fn capacity_for(&mut self, used: usize, size: usize) -> usize {
+        let left = self.bytes.len() - self.at;
+        // Each further item takes its bytes and a comma.
+        let likely = left / (used + 1);
+        let items = likely.min(self.reservable / size.max(1));
+        self.reservable -= items * size;
+        items
     }
 
     /// Only whitespace is left.
@@ -417,6 +560,57 @@ impl<'a> Reader<'a> {
             b'f' => self.literal(b"false"),
             b'n' => self.literal(b"null"),
             _ => self.number().map(drop),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FieldKey, Reader};
+
+    /// `"name":` for a name of `length` letters.
+    fn quoted(length: usize) -> &'static [u8] {
+        let name: String = (0..length).map(|i| char::from(b'a' + i as u8)).collect();
+        Box::leak(format!("\"{name}\":").into_bytes().into_boxed_slice())
+    }
+
+    /// Every key length around the eight bytes compared at once, with and
+    /// without bytes after it, compact or with whitespace: a key is found
+    /// where it is written, and one that differs in any byte is not.
+    #[test]
+    fn a_key_after_a_comma_is_found_as_it_is_written() {
+        for length in 0..12 {
+            let key = FieldKey::new(quoted(length));
+            let written = String::from_utf8(key.quoted.to_vec()).unwrap();
+            for (body, fits) in [
+                (format!(",{written}1}}"), true),
+                (format!(",{written}"), true),
+                (format!(" , {written}1"), true),
+                (format!(",{written}").replacen(':', " :", 1), false),
+                (written.clone(), false),
+                (format!(";{written}1}}"), false),
+            ] {
+                let mut reader = Reader::new(body.as_bytes());
+                let read = reader.key(&key, false);
+                assert_eq!(read.is_ok(), fits, "{body:?}");
+                if fits {
+                    assert!(
+                        reader.rest().iter().all(|b| matches!(b, b'1' | b'}')),
+                        "{body:?}"
+                    );
+                }
+            }
+            // Each byte changed in turn.
+            for at in 0..=written.len() {
+                let mut body = format!(",{written}1}}").into_bytes();
+                body[at] ^= 0x20;
+                let mut reader = Reader::new(&body);
+                assert!(
+                    reader.key(&key, false).is_err(),
+                    "{:?}",
+                    String::from_utf8_lossy(&body)
+                );
+            }
         }
     }
 }
