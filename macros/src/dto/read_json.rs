@@ -96,13 +96,11 @@ fn check_tags(info: &FieldInfo, value: &TokenStream) -> TokenStream {
     }}
 }
 
-/// The body of a named struct's decoder: first the object as serializers
-/// write it (every field, in declaration order: [`in_order`]); where the
-/// body differs, its members in any order, each field read once and
-/// checked, unknown properties skipped (or refused when `strict`), then
-/// absent fields defaulted or refused. A refusal by the second reading is
-/// final (`Reader::refuse`), so no decoder around it reads its object
-/// again.
+/// The body of a named struct's decoder: its object as serializers write
+/// it (every field in declaration order: [`in_order`]), then, from where
+/// the body differs, its other members in any order, each field read once
+/// and checked, unknown properties skipped (or refused when `strict`);
+/// then absent fields defaulted or refused. Nothing is read twice.
 pub(super) fn for_struct(infos: &[FieldInfo], strict: bool) -> Decoder {
     let json = json();
     let read: Vec<&FieldInfo> = infos.iter().filter(|info| !info.skip).collect();
@@ -142,36 +140,31 @@ pub(super) fn for_struct(infos: &[FieldInfo], strict: bool) -> Decoder {
         })
         .map(|info| info.ty.clone())
         .collect();
-    let in_order = in_order(infos, &slots, &readers);
+    let in_order = in_order(&slots, &readers);
     let body = quote! {
         const __FIELDS: &[#json::FieldKey] = &[#(#keys),*];
         #(#field_readers)*
-        let __mark = __reader.mark();
-        if let ::core::result::Result::Ok(__value) = #in_order {
-            return ::core::result::Result::Ok(__value);
-        }
-        __reader.back(__mark)?;
-        let __read = (|__reader: &mut #json::Reader<'_>|
-            -> ::core::result::Result<Self, #json::Refused> {
-            #(#declare)*
-            __reader.object_of(__FIELDS, #strict, |__reader, __index| {
+        #(#declare)*
+        __reader.open_object()?;
+        let __in_order: usize = #in_order;
+        if __in_order != usize::MAX {
+            __reader.members(__FIELDS, #strict, __in_order, |__reader, __index| {
                 match __index {
                     #(#arms)*
                     _ => ::core::result::Result::Err(#json::Refused),
                 }
             })?;
-            ::core::result::Result::Ok(Self { #(#members),* })
-        })(__reader);
-        __reader.refuse(__read)
+        }
+        ::core::result::Result::Ok(Self { #(#members),* })
     };
     Decoder { body, defaulted }
 }
 
-/// The object read as a serializer writes it: `{`, each field's key and
-/// value in declaration order, `}`; any other body is `Err` here (and
-/// read the general way). `slots` and `readers` are the read fields'.
-fn in_order(infos: &[FieldInfo], slots: &[Ident], readers: &[Ident]) -> TokenStream {
-    let json = json();
+/// After the object's `{`: each field's key and value in declaration
+/// order, then its `}`, as straight-line code. Its value is `usize::MAX`
+/// when the object is read whole, else how many fields were read before
+/// the body differs (the rest is read by `Reader::members`, from there).
+fn in_order(slots: &[Ident], readers: &[Ident]) -> TokenStream {
     let steps = readers
         .iter()
         .zip(slots)
@@ -179,28 +172,21 @@ fn in_order(infos: &[FieldInfo], slots: &[Ident], readers: &[Ident]) -> TokenStr
         .map(|(index, (reader, slot))| {
             let first = index == 0;
             quote! {
-                __reader.key(&__FIELDS[#index], #first)?;
-                let #slot = #reader(__reader)?;
+                if !__reader.key(&__FIELDS[#index], #first) {
+                    break 'in_order #index;
+                }
+                #slot = ::core::option::Option::Some(#reader(__reader)?);
             }
         });
-    let mut slot_of = slots.iter();
-    let members = infos.iter().map(|info| {
-        let member = &info.member;
-        let slot = if info.skip { None } else { slot_of.next() };
-        let value = match slot {
-            Some(slot) => quote!(#slot),
-            None => default_value(info),
-        };
-        quote!(#member: #value)
-    });
+    let count = readers.len();
     quote! {
-        (|__reader: &mut #json::Reader<'_>|
-            -> ::core::result::Result<Self, #json::Refused> {
-            __reader.open_object()?;
+        'in_order: {
             #(#steps)*
-            __reader.close_object()?;
-            ::core::result::Result::Ok(Self { #(#members),* })
-        })(__reader)
+            if __reader.close_object() {
+                break 'in_order usize::MAX;
+            }
+            #count
+        }
     }
 }
 

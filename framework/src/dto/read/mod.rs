@@ -21,7 +21,7 @@ mod reader;
 pub use fallback::{Field, ViaReadJson, ViaSerde};
 pub(crate) use parity::check_if_generated;
 pub use parity::{check_decoders, check_decoders_from_seed};
-pub use reader::{FieldKey, Mark, Reader};
+pub use reader::{FieldKey, Reader};
 
 /// Why the one pass stopped: the body is refused, and the reference
 /// decoder will say why.

@@ -101,34 +101,15 @@ impl FieldKey {
 
 /// A JSON body being read. Every method refuses what simd-json (the
 /// reference decoder) refuses; tests hold the two to the same verdicts.
-///
-/// `repr(C)` keeps `at` and `depth` apart: [`Reader::mark`] reads both just
-/// after each was written on its own, and a single 16-byte read of the
-/// two (what the compiler makes of adjacent fields) cannot take them from
-/// the pending writes, so it waits for both to reach the cache (measured:
-/// a third of an object's time).
 #[doc(hidden)]
-#[repr(C)]
 pub struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
+    /// Arrays and objects open around the position.
+    depth: usize,
     /// Bytes the arrays read so far may still reserve ahead of their items
     /// ([`Reader::capacity_for`]): the body's length at first.
     reservable: usize,
-    /// Arrays and objects open around the position.
-    depth: usize,
-    /// A value was refused by a full reading of it ([`Reader::refuse`]):
-    /// the body is refused, and no shortcut is retried.
-    refused: bool,
-}
-
-/// A position to go back to when a shortcut does not fit the body
-/// ([`Reader::mark`]).
-#[doc(hidden)]
-#[derive(Clone, Copy)]
-pub struct Mark {
-    at: usize,
-    depth: usize,
 }
 
 impl<'a> Reader<'a> {
@@ -139,43 +120,7 @@ impl<'a> Reader<'a> {
             at: 0,
             depth: 0,
             reservable: bytes.len(),
-            refused: false,
         }
-    }
-
-    /// The position and nesting, to come back to with [`Reader::back`].
-    #[inline]
-    pub fn mark(&self) -> Mark {
-        Mark {
-            at: self.at,
-            depth: self.depth,
-        }
-    }
-
-    /// Back to `mark`, after a shortcut that does not fit the body, unless
-    /// a value was refused for good: then the body is refused (`Err`).
-    ///
-    /// A struct's decoder first reads its object as a serializer writes it
-    /// (every field, in order), then, where the body differs, the general
-    /// way. A value refused by the general way refuses the body, so every
-    /// decoder around it refuses at once instead of reading its object
-    /// again (which, at each of the nesting levels, would double the work).
-    #[inline]
-    pub fn back(&mut self, mark: Mark) -> Read<()> {
-        if self.refused {
-            return Err(Refused);
-        }
-        self.at = mark.at;
-        self.depth = mark.depth;
-        Ok(())
-    }
-
-    /// `read`, the general reading of a value; if it refuses, the body is
-    /// refused for good ([`Reader::back`]).
-    #[inline]
-    pub fn refuse<T>(&mut self, read: Read<T>) -> Read<T> {
-        self.refused |= read.is_err();
-        read
     }
 
     /// Opens an object (its `{`).
@@ -184,11 +129,12 @@ impl<'a> Reader<'a> {
         self.open(b'{')
     }
 
-    /// The key of `field` next: the first member's, or after a comma the
-    /// next one's. Without whitespace around the comma (as serializers
-    /// write) it is one comparison of eight bytes for a short key.
+    /// Consumes the key of `field` if it is next: the first member's, or
+    /// after a comma the next one's. Without whitespace around the comma
+    /// (as serializers write) it is one comparison of eight bytes for a
+    /// short key. `false` (nothing consumed) for any other key.
     #[inline(always)]
-    pub fn key(&mut self, field: &FieldKey, first: bool) -> Read<()> {
+    pub fn key(&mut self, field: &FieldKey, first: bool) -> bool {
         let rest = self.rest();
         let compact = if first {
             field.starts(rest)
@@ -197,7 +143,7 @@ impl<'a> Reader<'a> {
         };
         if compact {
             self.at += field.quoted.len() + usize::from(!first);
-            return Ok(());
+            return true;
         }
         self.spaced_key(field, first)
     }
@@ -205,25 +151,29 @@ impl<'a> Reader<'a> {
     /// [`Reader::key`] with whitespace before the key or the comma.
     #[cold]
     #[inline(never)]
-    fn spaced_key(&mut self, field: &FieldKey, first: bool) -> Read<()> {
-        if !first {
-            self.eat(b',')?;
-        }
-        self.skip_whitespace();
-        if field.starts(self.rest()) {
+    fn spaced_key(&mut self, field: &FieldKey, first: bool) -> bool {
+        let start = self.at;
+        if (first || self.eat(b',').is_ok()) && {
+            self.skip_whitespace();
+            field.starts(self.rest())
+        } {
             self.at += field.quoted.len();
-            Ok(())
-        } else {
-            Err(Refused)
+            return true;
         }
+        self.at = start;
+        false
     }
 
-    /// Closes an object (its `}`).
+    /// Consumes the object's `}` if it is next.
     #[inline]
-    pub fn close_object(&mut self) -> Read<()> {
-        self.eat(b'}')?;
-        self.depth -= 1;
-        Ok(())
+    pub fn close_object(&mut self) -> bool {
+        if self.peek() == Ok(b'}') {
+            self.at += 1;
+            self.depth -= 1;
+            true
+        } else {
+            false
+        }
     }
 
     /// How many more items of `size` bytes an array whose first item took
@@ -350,39 +300,65 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// Reads the members of an object whose properties are `fields`,
-    /// `field` reading the value of the field of each index. The next
-    /// field in declaration order is tried first, as bytes (serializers
-    /// write fields in order); any other key is read, then looked up. A
-    /// property that is no field is skipped, or refused when `strict`.
-    pub fn object_of(
+    /// Reads the rest of an object whose properties are `fields`, after
+    /// its `{` and the first `next` fields, read in declaration order
+    /// (none when `next` is 0), to its `}`; `field` reads the value of the
+    /// field of each index. The next field in declaration order is tried
+    /// first, as bytes (serializers write fields in order); any other key
+    /// is read, then looked up. A property that is no field is skipped, or
+    /// refused when `strict`.
+    pub fn members(
         &mut self,
         fields: &[FieldKey],
         strict: bool,
+        mut next: usize,
         mut field: impl FnMut(&mut Self, usize) -> Read<()>,
     ) -> Read<()> {
-        let mut next = 0;
-        self.items(b'{', b'}', |reader| {
-            reader.skip_whitespace();
-            if let Some(expected) = fields.get(next)
-                && expected.starts(reader.rest())
-            {
-                reader.at += expected.quoted.len();
-                next += 1;
-                return field(reader, next - 1);
-            }
-            let key = reader.string()?;
-            reader.eat(b':')?;
-            let bytes = key.as_bytes();
-            match fields.iter().position(|expected| expected.name() == bytes) {
-                Some(index) => {
-                    next = index + 1;
-                    field(reader, index)
+        let mut after_value = next > 0;
+        loop {
+            match self.peek()? {
+                b'}' => {
+                    self.at += 1;
+                    self.depth -= 1;
+                    return Ok(());
                 }
-                None if strict => Err(Refused),
-                None => reader.skip(),
+                b',' if after_value => self.at += 1,
+                _ if after_value => return Err(Refused),
+                _ => {}
             }
-        })
+            self.member(fields, strict, &mut next, &mut field)?;
+            after_value = true;
+        }
+    }
+
+    /// One member of [`Reader::members`]: its key, then its value.
+    #[inline]
+    fn member(
+        &mut self,
+        fields: &[FieldKey],
+        strict: bool,
+        next: &mut usize,
+        field: &mut impl FnMut(&mut Self, usize) -> Read<()>,
+    ) -> Read<()> {
+        self.skip_whitespace();
+        if let Some(expected) = fields.get(*next)
+            && expected.starts(self.rest())
+        {
+            self.at += expected.quoted.len();
+            *next += 1;
+            return field(self, *next - 1);
+        }
+        let key = self.string()?;
+        self.eat(b':')?;
+        let bytes = key.as_bytes();
+        match fields.iter().position(|expected| expected.name() == bytes) {
+            Some(index) => {
+                *next = index + 1;
+                field(self, index)
+            }
+            None if strict => Err(Refused),
+            None => self.skip(),
+        }
     }
 
     /// Reads an array's items in order with `item`.
@@ -599,7 +575,7 @@ mod tests {
             ] {
                 let mut reader = Reader::new(body.as_bytes());
                 let read = reader.key(&key, false);
-                assert_eq!(read.is_ok(), fits, "{body:?}");
+                assert_eq!(read, fits, "{body:?}");
                 if fits {
                     assert!(
                         reader.rest().iter().all(|b| matches!(b, b'1' | b'}')),
@@ -613,7 +589,7 @@ mod tests {
                 body[at] ^= 0x20;
                 let mut reader = Reader::new(&body);
                 assert!(
-                    reader.key(&key, false).is_err(),
+                    !reader.key(&key, false) && reader.position() == 0,
                     "{:?}",
                     String::from_utf8_lossy(&body)
                 );
