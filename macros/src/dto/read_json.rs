@@ -146,8 +146,8 @@ pub(super) fn for_struct(infos: &[FieldInfo], strict: bool) -> Decoder {
         #(#field_readers)*
         #(#declare)*
         __reader.open_object()?;
-        let __in_order: usize = #in_order;
-        if __in_order != usize::MAX {
+        let __in_order: ::core::primitive::usize = #in_order;
+        if __in_order != ::core::primitive::usize::MAX {
             __reader.members(__FIELDS, #strict, __in_order, |__reader, __index| {
                 match __index {
                     #(#arms)*
@@ -183,7 +183,7 @@ fn in_order(slots: &[Ident], readers: &[Ident]) -> TokenStream {
         'in_order: {
             #(#steps)*
             if __reader.close_object() {
-                break 'in_order usize::MAX;
+                break 'in_order ::core::primitive::usize::MAX;
             }
             #count
         }
