@@ -39,12 +39,9 @@ impl FieldKey {
         } else {
             (1 << (8 * quoted.len())) - 1
         };
-        let comma_word = (word << 8 | b',' as u64) & (mask << 8 | 0xFF);
-        let comma_mask = if quoted.len() >= 7 {
-            u64::MAX
-        } else {
-            (1 << (8 * (quoted.len() + 1))) - 1
-        };
+        // The comma in the first byte, the key's first seven after it.
+        let comma_mask = mask << 8 | 0xFF;
+        let comma_word = (word << 8 | b',' as u64) & comma_mask;
         let mut verbatim = true;
         let mut at = 1;
         while at + 2 < quoted.len() {
