@@ -40,7 +40,8 @@ pub(crate) fn builder(max_headers: usize) -> Builder {
     http1.header_read_timeout(None).keep_alive(true);
     // Pipelined answers are batched into one write by `BatchedWrites`, not
     // by hyper's `pipeline_flush`, which in crates.io's hyper drops the
-    // answer to a malformed request (see `batched_io.rs`). hyper's own
+    // answer to a malformed request and every answer buffered before it
+    // (see `batched_io.rs`; a test says when that changes). hyper's own
     // limit is the same 100 headers, parsed into stack space; setting it
     // explicitly makes hyper fill two 100-entry buffers for every request
     // (measured: 3% of a plaintext server).
